@@ -1,0 +1,38 @@
+import type { LogLevel } from "./log.ts";
+
+/** Everything the server is told at start, parsed from the command line by lib/cli/args.ts. */
+export interface Config {
+  /** The folder served, as given (made real by the workspace at start); null: no workspace. */
+  root: string | null;
+  /** True when --root was given (a missing root is then fatal, exit 2). */
+  rootExplicit: boolean;
+  /** The line cap of the JSON-RPC reader (--max-message-bytes, default 64 MiB). */
+  maxMessageBytes: number;
+  /** resources/read size cap (--max-read-bytes, default 10 MiB). */
+  maxReadBytes: number;
+  /** Tool result budget in characters when the caller gives no limit (--max-output-chars; 0 = off). */
+  maxOutputChars: number;
+  /** Per-file regex scan limit (--regex-timeout-ms, default 2000). */
+  regexTimeoutMs: number;
+  /** --no-ignore: .gitignore/.ignore/.rgignore rules are not applied. */
+  noIgnore: boolean;
+  /** --allow-secrets: secret files (.env, keys, ...) are served. */
+  allowSecrets: boolean;
+  logLevel: LogLevel;
+}
+
+export const MIB = 1024 * 1024;
+
+export function defaultConfig(): Config {
+  return {
+    root: null,
+    rootExplicit: false,
+    maxMessageBytes: 64 * MIB,
+    maxReadBytes: 10 * MIB,
+    maxOutputChars: 20_000,
+    regexTimeoutMs: 2_000,
+    noIgnore: false,
+    allowSecrets: false,
+    logLevel: "info",
+  };
+}
