@@ -1,0 +1,93 @@
+/**
+ * Checks tools/call arguments against each tool's declared inputSchema with a real JSON Schema
+ * validator (ajv, loaded on first use so that nothing from npm slows the handshake), and says
+ * what to fix in one sentence.
+ */
+
+import type { JsonSchema } from "../tools/tool.ts";
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+type Check = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
+
+export type ArgumentCheck = (args: Record<string, unknown>) => string | null;
+
+let ajvPromise: Promise<{ compile(schema: JsonSchema): Check }> | undefined;
+
+function loadAjv(): Promise<{ compile(schema: JsonSchema): Check }> {
+  ajvPromise ??= import("ajv").then((module) => {
+    // deno-lint-ignore no-explicit-any
+    const Ajv = (module.default ?? module) as any;
+    return new Ajv({ allErrors: true, strict: false });
+  });
+  return ajvPromise;
+}
+
+/** Compiles the tool's schema on first use; resolves to a function giving a problem or null. */
+export function argumentChecker(
+  toolName: string,
+  schema: JsonSchema,
+): () => Promise<ArgumentCheck> {
+  let compiled: Promise<ArgumentCheck> | undefined;
+  return () => {
+    compiled ??= loadAjv().then((ajv) => {
+      const check = ajv.compile(schema);
+      return (args) => check(args) ? null : describe(toolName, schema, check.errors ?? []);
+    });
+    return compiled;
+  };
+}
+
+/** Loads the validator ahead of the first call (right after the handshake). */
+export function warmValidator(): void {
+  loadAjv().catch(() => {});
+}
+
+function describe(toolName: string, schema: JsonSchema, errors: AjvError[]): string {
+  const valid = Object.keys((schema.properties ?? {}) as Record<string, unknown>);
+  const unknown = errors.filter((e) =>
+    e.keyword === "additionalProperties" && e.instancePath === ""
+  )
+    .map((e) => String(e.params.additionalProperty));
+  if (unknown.length > 0) {
+    const names = unknown.map((name) => `"${name}"`).join(", ");
+    return `Unknown parameter${unknown.length > 1 ? "s" : ""} ${names} for ${toolName}; ` +
+      `valid parameters are: ${valid.join(", ")}`;
+  }
+  const sentences = errors.slice(0, 3).map((error) => sentence(toolName, error));
+  return [...new Set(sentences)].join("; ");
+}
+
+function sentence(toolName: string, error: AjvError): string {
+  const where = error.instancePath.slice(1).replaceAll("/", ".");
+  const name = `Parameter "${where}"`;
+  switch (error.keyword) {
+    case "required":
+      return `Missing required parameter "${String(error.params.missingProperty)}" for ${toolName}`;
+    case "type":
+      return `${name} must be ${article(String(error.params.type))}`;
+    case "enum":
+      return `${name} must be one of: ${
+        (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")
+      }`;
+    case "minimum":
+    case "maximum":
+      return `${name} must be ${error.params.comparison} ${error.params.limit}`;
+    case "additionalProperties":
+      return `${name} has an unknown property "${String(error.params.additionalProperty)}"`;
+    default:
+      return where === "" ? `Arguments ${error.message}` : `${name} ${error.message}`;
+  }
+}
+
+function article(type: string): string {
+  const names = type.split(",").map((t) =>
+    t === "integer" ? "an integer" : t === "object" ? "an object" : `a ${t}`
+  );
+  return names.join(" or ");
+}

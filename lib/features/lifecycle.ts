@@ -1,0 +1,26 @@
+/** initialize and ping: the methods allowed before the handshake. */
+
+import type { MethodSpec } from "../server/method.ts";
+
+/** The protocol version implemented; the answer whatever version the client asks for. */
+export const PROTOCOL_VERSION = "2025-06-18";
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+}
+
+/** initialize: never fails on its params; the answer is computed once. */
+export function initializeMethod(
+  info: ServerInfo,
+  capabilities: Record<string, object>,
+): MethodSpec {
+  const answer = JSON.stringify({
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities,
+    serverInfo: { name: info.name, version: info.version },
+  });
+  return { beforeInit: true, anyParams: true, handle: () => answer };
+}
+
+export const pingMethod: MethodSpec = { beforeInit: true, handle: () => "{}" };

@@ -1,0 +1,112 @@
+/** tools/list and tools/call over a sorted registry of tools. */
+
+import type { Config } from "../config.ts";
+import { RpcError } from "../jsonrpc/errors.ts";
+import type { MethodSpec, RequestContext } from "../server/method.ts";
+import type { HeavySlots } from "../server/heavy_slots.ts";
+import { type Tool, toolError, type ToolResult } from "../tools/tool.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { type ArgumentCheck, argumentChecker } from "./arguments.ts";
+
+export const NO_WORKSPACE = "No workspace: restart shipcode-mcp with --root DIR";
+
+export interface ToolDeps {
+  tools: readonly Tool[];
+  workspace: Workspace | null;
+  config: Config;
+  heavy: HeavySlots;
+}
+
+interface Entry {
+  tool: Tool;
+  check: () => Promise<ArgumentCheck>;
+}
+
+export function toolMethods(deps: ToolDeps): Map<string, MethodSpec> {
+  const sorted = [...deps.tools].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const registry = new Map<string, Entry>();
+  for (const tool of sorted) {
+    if (registry.has(tool.name)) throw new TypeError(`Tool "${tool.name}" is registered twice`);
+    registry.set(tool.name, { tool, check: argumentChecker(tool.name, tool.inputSchema) });
+  }
+  const listAnswer = JSON.stringify({ tools: sorted.map(definition) });
+
+  const list: MethodSpec = {
+    beforeInit: false,
+    handle(params) {
+      if (params?.cursor !== undefined) throw RpcError.invalidParams("Invalid cursor");
+      return listAnswer;
+    },
+  };
+
+  const call: MethodSpec = {
+    beforeInit: false,
+    handle(params, ctx) {
+      const name = params?.name;
+      if (name === undefined) throw RpcError.invalidParams("Missing required parameter: name");
+      if (typeof name !== "string") {
+        throw RpcError.invalidParams("Invalid parameter: name must be a string");
+      }
+      const entry = registry.get(name);
+      if (entry === undefined) throw RpcError.invalidParams(`Unknown tool: ${name}`);
+      const args = params?.arguments;
+      if (
+        args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))
+      ) {
+        throw RpcError.invalidParams("Invalid parameter: arguments must be an object");
+      }
+      return callTool(entry, (args ?? {}) as Record<string, unknown>, ctx, deps).then(encodeResult);
+    },
+  };
+
+  return new Map([["tools/list", list], ["tools/call", call]]);
+}
+
+/** Warms each tool's argument checker (compiles the schemas) ahead of the first call. */
+export function warmToolChecks(deps: ToolDeps): void {
+  for (const tool of deps.tools) argumentChecker(tool.name, tool.inputSchema)().catch(() => {});
+}
+
+function definition(tool: Tool): Record<string, unknown> {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
+    annotations: tool.annotations,
+  };
+}
+
+async function callTool(
+  entry: Entry,
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+  deps: ToolDeps,
+): Promise<ToolResult> {
+  const problem = (await entry.check())(args);
+  if (problem !== null) return toolError(problem);
+  if (deps.workspace === null) return toolError(NO_WORKSPACE);
+  const release = entry.tool.heavy ? await deps.heavy.acquire(ctx.signal) : undefined;
+  try {
+    return await entry.tool.run(args, {
+      signal: ctx.signal,
+      progress: ctx.progress,
+      workspace: deps.workspace,
+      config: deps.config,
+    });
+  } catch (error) {
+    // A refusal of the workspace (outside, secret, missing, ...) is for the model to fix.
+    if (error instanceof Error && error.name === "WorkspaceError") return toolError(error.message);
+    throw error;
+  } finally {
+    release?.();
+  }
+}
+
+function encodeResult(result: ToolResult): string {
+  const wire: ToolResult = { content: result.content };
+  if (result.structuredContent !== undefined) wire.structuredContent = result.structuredContent;
+  if (result.isError === true) wire.isError = true;
+  return JSON.stringify(wire);
+}

@@ -1,0 +1,76 @@
+/**
+ * The one writer of outgoing messages. Each message is a complete line; the lines that become
+ * ready in the same tick are coalesced into one write, and writes never overlap, so a message
+ * is never interleaved with or split by another.
+ */
+
+const encoder = new TextEncoder();
+
+export class Output {
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #queue: string[] = [];
+  #scheduled = false;
+  #flushing: Promise<void> = Promise.resolve();
+  #closed = false;
+  #onClosed: () => void;
+
+  /** `onClosed` runs once if the stream fails (the client went away: EPIPE). */
+  constructor(stream: WritableStream<Uint8Array>, onClosed: () => void) {
+    this.#writer = stream.getWriter();
+    this.#onClosed = onClosed;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Queues one line (ending in "\n") for the next write. */
+  send(line: string): void {
+    if (this.#closed) return;
+    this.#queue.push(line);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      queueMicrotask(() => this.#schedule());
+    }
+  }
+
+  #schedule(): void {
+    this.#flushing = this.#flushing.then(() => this.#drain());
+  }
+
+  async #drain(): Promise<void> {
+    this.#scheduled = false;
+    while (this.#queue.length > 0 && !this.#closed) {
+      const text = this.#queue.length === 1 ? this.#queue[0] : this.#queue.join("");
+      this.#queue = [];
+      try {
+        await this.#writer.write(encoder.encode(text));
+      } catch {
+        this.#closed = true;
+        this.#queue = [];
+        this.#onClosed();
+      }
+    }
+  }
+
+  /** Resolves when everything queued so far has been written (or the stream failed). */
+  async flush(): Promise<void> {
+    while (this.#scheduled || this.#queue.length > 0) {
+      await new Promise<void>((resolve) => queueMicrotask(resolve));
+      await this.#flushing;
+    }
+    await this.#flushing;
+  }
+
+  /** Flushes, then closes the stream. */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      await this.#writer.close();
+    } catch {
+      // Already gone.
+    }
+  }
+}

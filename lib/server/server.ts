@@ -1,0 +1,201 @@
+/**
+ * The MCP session over one pair of byte streams: framing, envelope checks, the lifecycle gate,
+ * the in-flight map, cancellation and progress. Knows nothing of Deno.stdin/stdout.
+ */
+
+import { encodeError, encodeResult } from "../jsonrpc/encode.ts";
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  PARSE_ERROR,
+  RpcError,
+} from "../jsonrpc/errors.ts";
+import { LineReader } from "../jsonrpc/line_reader.ts";
+import { decodeMessage, type Id, idKey } from "../jsonrpc/message.ts";
+import { log } from "../log.ts";
+import type { MethodTable, Params } from "./method.ts";
+import { Output } from "./output.ts";
+import { noProgress, ProgressReporter, progressTokenOf } from "./progress.ts";
+
+export interface ServeOptions {
+  /** The line cap: longer lines are answered `Request too large` and skipped. */
+  maxMessageBytes: number;
+  /** Runs once, right after the first `initialize` answer is queued (warm-up of lazy parts). */
+  onInitialized?: () => void;
+}
+
+/** How serving ended: stdin reached its end, stdout closed under us, or shutdown() was called. */
+export type ServeEnd = "eof" | "output-closed" | "shutdown";
+
+interface InFlight {
+  controller: AbortController;
+  reporter: ProgressReporter | undefined;
+}
+
+const NOT_INITIALIZED = new RpcError(INVALID_REQUEST, "Server not initialized");
+const DUPLICATE_ID = new RpcError(INVALID_REQUEST, "Duplicate request id");
+const TOO_LARGE = new RpcError(INVALID_REQUEST, "Request too large");
+const METHOD_MISSING = new RpcError(METHOD_NOT_FOUND, "Method not found");
+const INTERNAL = new RpcError(INTERNAL_ERROR, "Internal error");
+const PARAMS_NOT_OBJECT = new RpcError(INVALID_PARAMS, "Invalid params: params must be an object");
+
+export class Server {
+  #methods: MethodTable;
+  #initialized = false;
+  #inFlight = new Map<string, InFlight>();
+  #pending = new Set<Promise<void>>();
+  #output: Output | undefined;
+  #reader: ReadableStreamDefaultReader<unknown> | undefined;
+  #end: ServeEnd | undefined;
+  #onInitialized: (() => void) | undefined;
+
+  constructor(methods: MethodTable) {
+    this.#methods = methods;
+  }
+
+  /** Serves until input ends (then waits for in-flight answers), output closes, or shutdown. */
+  async serve(
+    input: ReadableStream<Uint8Array>,
+    output: WritableStream<Uint8Array>,
+    options: ServeOptions,
+  ): Promise<ServeEnd> {
+    this.#onInitialized = options.onInitialized;
+    this.#output = new Output(output, () => this.#stop("output-closed"));
+    const reader = input.pipeThrough(new LineReader(options.maxMessageBytes)).getReader();
+    this.#reader = reader;
+    try {
+      while (this.#end === undefined) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (value.kind === "too-long") this.#send(encodeError(null, TOO_LARGE));
+        else this.#receive(value.text);
+      }
+    } catch (error) {
+      if (this.#end === undefined) log.debug(`input ended: ${String(error)}`);
+    }
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+    if (this.#end !== "output-closed") await this.#output.close();
+    return this.#end ?? "eof";
+  }
+
+  /** Cancels in-flight work (its answers are dropped), stops reading, flushes what was queued. */
+  async shutdown(): Promise<void> {
+    this.#stop("shutdown");
+    await this.#output?.flush();
+  }
+
+  #stop(end: ServeEnd): void {
+    if (this.#end !== undefined) return;
+    this.#end = end;
+    for (const entry of this.#inFlight.values()) entry.controller.abort(new Error(end));
+    this.#inFlight.clear();
+    this.#reader?.cancel().catch(() => {});
+  }
+
+  #send(line: string): void {
+    this.#output?.send(line);
+  }
+
+  #receive(text: string): void {
+    const message = decodeMessage(text);
+    switch (message.kind) {
+      case "invalid":
+        this.#send(encodeError(
+          message.id,
+          new RpcError(
+            message.message === "Parse error" ? PARSE_ERROR : INVALID_REQUEST,
+            message.message,
+          ),
+        ));
+        return;
+      case "response":
+        return;
+      case "notification":
+        this.#notify(message.method, message.params);
+        return;
+      case "request":
+        this.#request(message.id, message.method, message.params);
+    }
+  }
+
+  #notify(method: unknown, params: unknown): void {
+    if (method !== "notifications/cancelled") return;
+    if (typeof params !== "object" || params === null) return;
+    const id = (params as Record<string, unknown>).requestId;
+    if (typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id))) return;
+    const key = idKey(id);
+    const entry = this.#inFlight.get(key);
+    if (entry === undefined) return;
+    this.#inFlight.delete(key);
+    entry.controller.abort(new Error("cancelled by the client"));
+  }
+
+  #request(id: Id, method: string, params: unknown): void {
+    const key = idKey(id);
+    if (this.#inFlight.has(key)) return this.#send(encodeError(id, DUPLICATE_ID));
+    const spec = this.#methods.get(method);
+    if (spec === undefined) return this.#send(encodeError(id, METHOD_MISSING));
+    if (!this.#initialized && !spec.beforeInit) return this.#send(encodeError(id, NOT_INITIALIZED));
+    if (
+      !spec.anyParams && params !== undefined &&
+      (typeof params !== "object" || params === null || Array.isArray(params))
+    ) {
+      return this.#send(encodeError(id, PARAMS_NOT_OBJECT));
+    }
+    const token = progressTokenOf(params);
+    const reporter = token === undefined
+      ? undefined
+      : new ProgressReporter(token, (line) => this.#send(line));
+    const controller = new AbortController();
+    let answer: string | Promise<string>;
+    try {
+      answer = spec.handle(params as Params, {
+        signal: controller.signal,
+        progress: reporter?.report ?? noProgress,
+      });
+    } catch (error) {
+      return this.#send(encodeError(id, this.#wireError(error, method)));
+    }
+    if (typeof answer === "string") {
+      if (method === "initialize") this.#opened();
+      return this.#send(encodeResult(id, answer));
+    }
+    const entry: InFlight = { controller, reporter };
+    this.#inFlight.set(key, entry);
+    const done = answer.then(
+      (result) => this.#settle(key, entry, encodeResult(id, result)),
+      (error) => {
+        if (!controller.signal.aborted) {
+          this.#settle(key, entry, encodeError(id, this.#wireError(error, method)));
+        } else entry.reporter?.finish();
+      },
+    ).finally(() => this.#pending.delete(done));
+    this.#pending.add(done);
+  }
+
+  #opened(): void {
+    if (this.#initialized) return;
+    this.#initialized = true;
+    const warm = this.#onInitialized;
+    if (warm) setTimeout(warm, 0);
+  }
+
+  #settle(key: string, entry: InFlight, line: string): void {
+    entry.reporter?.finish();
+    if (entry.controller.signal.aborted) return;
+    if (this.#inFlight.get(key) === entry) this.#inFlight.delete(key);
+    this.#send(line);
+  }
+
+  #wireError(error: unknown, method: string): RpcError {
+    if (error instanceof RpcError) return error;
+    log.error(
+      `${method} failed: ${
+        error instanceof Error ? (error.stack ?? error.message) : String(error)
+      }`,
+    );
+    return INTERNAL;
+  }
+}

@@ -1,0 +1,115 @@
+/** An in-memory client for the Server: write lines in, read answer lines out. */
+
+import { defaultConfig } from "../../lib/config.ts";
+import { RpcError } from "../../lib/jsonrpc/errors.ts";
+import type { ResourceProvider } from "../../lib/features/resource_provider.ts";
+import { buildMethods } from "../../lib/features/methods.ts";
+import { HeavySlots } from "../../lib/server/heavy_slots.ts";
+import type { MethodTable } from "../../lib/server/method.ts";
+import { type ServeEnd, Server } from "../../lib/server/server.ts";
+import type { Tool } from "../../lib/tools/tool.ts";
+import type { Workspace } from "../../lib/workspace/workspace.ts";
+
+export const INIT =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"tests","version":"1"}}}';
+export const INIT_ANSWER =
+  '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"resources":{}},"serverInfo":{"name":"shipcode-mcp","version":"1.0.0"}}}';
+
+/** A provider with no files, for tests that do not exercise the workspace. */
+export const emptyProvider: ResourceProvider = {
+  list: () => Promise.resolve({ resources: [] }),
+  templates: () => [],
+  read: (uri) => Promise.reject(RpcError.resourceNotFound(uri)),
+};
+
+export interface MethodOptions {
+  tools?: Tool[];
+  resources?: ResourceProvider;
+  workspace?: Workspace | null;
+}
+
+export function testMethods(options: MethodOptions = {}): MethodTable {
+  return buildMethods({
+    info: { name: "shipcode-mcp", version: "1.0.0" },
+    tools: {
+      tools: options.tools ?? [],
+      workspace: options.workspace === undefined ? ({} as Workspace) : options.workspace,
+      config: defaultConfig(),
+      heavy: new HeavySlots(2),
+    },
+    resources: options.resources ?? emptyProvider,
+  });
+}
+
+export class MemorySession {
+  readonly server: Server;
+  readonly ended: Promise<ServeEnd>;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #lines: string[] = [];
+  #partial = "";
+  #waiters: Array<() => void> = [];
+  #encoder = new TextEncoder();
+
+  constructor(methods: MethodTable, options: { maxMessageBytes?: number } = {}) {
+    this.server = new Server(methods);
+    const input = new TransformStream<Uint8Array, Uint8Array>();
+    this.#writer = input.writable.getWriter();
+    const decoder = new TextDecoder();
+    const output = new WritableStream<Uint8Array>({
+      write: (chunk) => {
+        const text = this.#partial + decoder.decode(chunk, { stream: true });
+        const parts = text.split("\n");
+        this.#partial = parts.pop()!;
+        this.#lines.push(...parts);
+        for (const wake of this.#waiters.splice(0)) wake();
+      },
+    });
+    this.ended = this.server.serve(input.readable, output, {
+      maxMessageBytes: options.maxMessageBytes ?? 64 * 1024 * 1024,
+    });
+  }
+
+  /** Writes raw text (add "\n" yourself) as one chunk. */
+  async write(text: string | Uint8Array): Promise<void> {
+    await this.#writer.write(typeof text === "string" ? this.#encoder.encode(text) : text);
+  }
+
+  /** Writes each line followed by LF, all in one chunk. */
+  send(...lines: string[]): Promise<void> {
+    return this.write(lines.map((line) => line + "\n").join(""));
+  }
+
+  /** Resolves with the next `count` answer lines (waits up to 5 s). */
+  async read(count = 1): Promise<string[]> {
+    const deadline = Date.now() + 5000;
+    while (this.#lines.length < count) {
+      if (Date.now() > deadline) {
+        throw new Error(`expected ${count} lines, got ${JSON.stringify(this.#lines)}`);
+      }
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+    return this.#lines.splice(0, count);
+  }
+
+  /** Lines received so far and not yet read. */
+  get unread(): readonly string[] {
+    return this.#lines;
+  }
+
+  /** Closes input (EOF) and returns every line not yet read once serving ends. */
+  async close(): Promise<string[]> {
+    await this.#writer.close();
+    await this.ended;
+    return this.#lines.splice(0);
+  }
+}
+
+/** Runs a whole transcript: sends the lines, closes input, returns every answer line. */
+export async function transcript(lines: string[], methods = testMethods()): Promise<string[]> {
+  const session = new MemorySession(methods);
+  await session.send(...lines);
+  return session.close();
+}
