@@ -1,0 +1,165 @@
+// deno-lint-ignore-file no-console
+/**
+ * The floor: the least work a Deno JSON-RPC stdio loop can do per message. It frames lines on bytes,
+ * decodes and JSON.parses each one (any real server must), and answers with fixed bytes:
+ * `initialize` -> the seed handshake, `ping` -> `{}`, `tools/list` -> the bytes of a captured
+ * tools/list result (--tools-list FILE), `resources/read` -> one text content holding the file
+ * given with --text (encoded once at start), anything else with an id -> -32601.
+ * Writes are coalesced: the answers to one read chunk leave in one write (large answers on their own).
+ *
+ *   deno run --allow-read bench/floor_server.ts --tools-list FILE --text FILE --uri URI
+ */
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function flag(name: string): string | undefined {
+  const i = Deno.args.indexOf(name);
+  return i >= 0 ? Deno.args[i + 1] : undefined;
+}
+
+const toolsListPath = flag("--tools-list");
+const textPath = flag("--text");
+const uri = flag("--uri") ?? "file:///floor.txt";
+
+const toolsListResult = toolsListPath
+  ? Deno.readTextFileSync(toolsListPath).trim()
+  : '{"tools":[]}';
+const readResult = textPath
+  ? JSON.stringify({
+    contents: [{ uri, mimeType: "text/plain", text: Deno.readTextFileSync(textPath) }],
+  })
+  : '{"contents":[]}';
+
+const HEAD = encoder.encode('{"jsonrpc":"2.0","id":');
+const TAIL_INIT = encoder.encode(
+  ',"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"resources":{}},' +
+    '"serverInfo":{"name":"shipcode-mcp","version":"1.0.0"}}}\n',
+);
+const TAIL_PING = encoder.encode(',"result":{}}\n');
+const TAIL_TOOLS = encoder.encode(`,"result":${toolsListResult}}\n`);
+const TAIL_READ = encoder.encode(`,"result":${readResult}}\n`);
+const TAIL_NOT_FOUND = encoder.encode(',"error":{"code":-32601,"message":"Method not found"}}\n');
+const PARSE_ERROR = encoder.encode(
+  '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\n',
+);
+
+/** Parts waiting for the next write; small ones are merged, large ones written as they are. */
+let parts: Uint8Array[] = [];
+
+function answer(line: Uint8Array): void {
+  let msg: { id?: unknown; method?: unknown };
+  try {
+    msg = JSON.parse(decoder.decode(line));
+  } catch {
+    parts.push(PARSE_ERROR);
+    return;
+  }
+  if (msg === null || typeof msg !== "object" || msg.id === undefined) return; // notification
+  let tail: Uint8Array;
+  switch (msg.method) {
+    case "ping":
+      tail = TAIL_PING;
+      break;
+    case "initialize":
+      tail = TAIL_INIT;
+      break;
+    case "tools/list":
+      tail = TAIL_TOOLS;
+      break;
+    case "resources/read":
+      tail = TAIL_READ;
+      break;
+    default:
+      tail = TAIL_NOT_FOUND;
+  }
+  parts.push(HEAD, encoder.encode(JSON.stringify(msg.id)), tail);
+}
+
+async function writeAll(bytes: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
+}
+
+const BIG = 64 * 1024;
+
+async function flush(): Promise<void> {
+  const out = parts;
+  parts = [];
+  let small: Uint8Array[] = [];
+  let smallLen = 0;
+  const flushSmall = async () => {
+    if (smallLen === 0) return;
+    const buf = new Uint8Array(smallLen);
+    let o = 0;
+    for (const p of small) {
+      buf.set(p, o);
+      o += p.length;
+    }
+    small = [];
+    smallLen = 0;
+    await writeAll(buf);
+  };
+  for (const p of out) {
+    if (p.length >= BIG) {
+      await flushSmall();
+      await writeAll(p);
+    } else {
+      small.push(p);
+      smallLen += p.length;
+    }
+  }
+  await flushSmall();
+}
+
+async function main(): Promise<void> {
+  const buf = new Uint8Array(1 << 20);
+  let pending: Uint8Array[] = [];
+  let pendingLen = 0;
+  try {
+    while (true) {
+      const n = await Deno.stdin.read(buf);
+      if (n === null) break;
+      const chunk = buf.subarray(0, n);
+      let start = 0;
+      while (start < n) {
+        const nl = chunk.indexOf(10, start);
+        if (nl < 0) {
+          pending.push(chunk.slice(start));
+          pendingLen += n - start;
+          break;
+        }
+        let line = chunk.subarray(start, nl);
+        if (pendingLen > 0) {
+          const whole = new Uint8Array(pendingLen + line.length);
+          let o = 0;
+          for (const p of pending) {
+            whole.set(p, o);
+            o += p.length;
+          }
+          whole.set(line, o);
+          line = whole;
+          pending = [];
+          pendingLen = 0;
+        }
+        answer(line);
+        start = nl + 1;
+      }
+      if (parts.length > 0) await flush();
+    }
+    if (pendingLen > 0) {
+      const whole = new Uint8Array(pendingLen);
+      let o = 0;
+      for (const p of pending) {
+        whole.set(p, o);
+        o += p.length;
+      }
+      answer(whole);
+      await flush();
+    }
+  } catch (e) {
+    if (!(e instanceof Deno.errors.BrokenPipe)) console.error(e);
+  }
+}
+
+await main();

@@ -1,0 +1,228 @@
+// deno-lint-ignore-file no-console
+/**
+ * grep/glob benchmark on the kernel tree (bench/corpus.sh), warm cache. Each query is timed from
+ * request to answer (tools/call, count mode, head_limit 0) against ripgrep run in the corpus:
+ * `rg -c --hidden -L --no-unicode <pattern>`; glob `**\/*.c` against `rg --files --hidden -L -g '*.c'`.
+ * CHECK: our file sets and counts (structuredContent.counts `path:N`) equal rg's minus secret files.
+ *
+ *   deno run --allow-read --allow-run --allow-env bench/grep.ts [--rounds 3]
+ */
+import { parseLine, Peer } from "./client.ts";
+import { CORPUS, median, oursCommand, oursLanded, timed } from "./servers.ts";
+import { refusedPaths } from "./secrets.ts";
+
+function numFlag(name: string, dflt: number): number {
+  const i = Deno.args.indexOf(name);
+  return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
+}
+const ROUNDS = numFlag("--rounds", 3);
+
+interface Query {
+  label: string;
+  kind: "literal" | "regex" | "glob";
+  args: Record<string, unknown>;
+  rg: string[];
+}
+
+const QUERIES: Query[] = [
+  {
+    label: "`PM_RESUME`",
+    kind: "literal",
+    args: { pattern: "PM_RESUME" },
+    rg: ["-c", "--hidden", "-L", "--no-unicode", "-e", "PM_RESUME"],
+  },
+  {
+    label: "`-i PM_RESUME`",
+    kind: "literal",
+    args: { pattern: "PM_RESUME", "-i": true },
+    rg: ["-c", "--hidden", "-L", "--no-unicode", "-i", "-e", "PM_RESUME"],
+  },
+  {
+    label: "`[A-Z]+_RESUME`",
+    kind: "regex",
+    args: { pattern: "[A-Z]+_RESUME" },
+    rg: ["-c", "--hidden", "-L", "--no-unicode", "-e", "[A-Z]+_RESUME"],
+  },
+  {
+    label: "`ERR_SYS|PME_TURN_OFF|LINK_REQ_RST|CFG_BME_EVT`",
+    kind: "literal",
+    args: { pattern: "ERR_SYS|PME_TURN_OFF|LINK_REQ_RST|CFG_BME_EVT" },
+    rg: [
+      "-c",
+      "--hidden",
+      "-L",
+      "--no-unicode",
+      "-e",
+      "ERR_SYS|PME_TURN_OFF|LINK_REQ_RST|CFG_BME_EVT",
+    ],
+  },
+  {
+    label: "`\\w{5}\\s+\\w{5}\\s+\\w{5}\\s+\\w{5}\\s+\\w{5}`",
+    kind: "regex",
+    args: { pattern: "\\w{5}\\s+\\w{5}\\s+\\w{5}\\s+\\w{5}\\s+\\w{5}" },
+    rg: [
+      "-c",
+      "--hidden",
+      "-L",
+      "--no-unicode",
+      "-e",
+      "\\w{5}\\s+\\w{5}\\s+\\w{5}\\s+\\w{5}\\s+\\w{5}",
+    ],
+  },
+  {
+    label: "glob `**/*.c`",
+    kind: "glob",
+    args: { pattern: "**/*.c" },
+    rg: ["--files", "--hidden", "-L", "-g", "*.c"],
+  },
+];
+
+try {
+  Deno.statSync(CORPUS);
+} catch {
+  console.error(`No corpus at ${CORPUS}: run sh bench/corpus.sh first`);
+  Deno.exit(1);
+}
+if (!oursLanded()) {
+  console.error("main.ts has not landed: nothing to measure");
+  Deno.exit(1);
+}
+
+/** `path:N` lines (or plain paths for glob) to a map path -> N (split at the last colon). */
+function toCounts(lines: string[], glob: boolean): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const l of lines) {
+    if (l === "") continue;
+    if (glob) {
+      m.set(l, 1);
+      continue;
+    }
+    const i = l.lastIndexOf(":");
+    m.set(l.slice(0, i), Number(l.slice(i + 1)));
+  }
+  return m;
+}
+
+const peer = new Peer("ours", oursCommand(CORPUS), { stderr: "inherit" });
+await peer.handshake();
+
+interface Row {
+  q: Query;
+  oursMs: number;
+  rgMs: number;
+  check: string;
+  ok: boolean;
+  error?: string;
+}
+
+async function callOurs(
+  q: Query,
+): Promise<{ ms: number; counts?: Map<string, number>; error?: string }> {
+  const name = q.kind === "glob" ? "glob" : "grep";
+  const args = q.kind === "glob"
+    ? { ...q.args, head_limit: 0 }
+    : { ...q.args, output_mode: "count", head_limit: 0 };
+  const t0 = performance.now();
+  const a = await peer.requestLine("tools/call", { name, arguments: args }, { timeoutMs: 300_000 });
+  const ms = performance.now() - t0;
+  const msg = parseLine(a.line) as {
+    result?: {
+      isError?: boolean;
+      content: { text?: string }[];
+      structuredContent?: { counts?: string[]; files?: string[]; truncated?: boolean };
+    };
+    error?: unknown;
+  };
+  if (!msg.result) return { ms, error: `JSON-RPC error ${JSON.stringify(msg.error)}` };
+  if (msg.result.isError) return { ms, error: `isError: ${msg.result.content[0]?.text}` };
+  const sc = msg.result.structuredContent;
+  const lines = q.kind === "glob" ? sc?.files : sc?.counts;
+  if (!lines) return { ms, error: "no structuredContent counts/files" };
+  return { ms, counts: toCounts(lines, q.kind === "glob") };
+}
+
+const rows: Row[] = [];
+for (const q of QUERIES) {
+  const rgCmd = ["rg", ...q.rg];
+  let rg = await timed(rgCmd, CORPUS); // warm
+  const rgMs: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    rg = await timed(rgCmd, CORPUS);
+    rgMs.push(rg.ms);
+  }
+  const rgCounts = toCounts(rg.stdout.split("\n"), q.kind === "glob");
+  const refused = refusedPaths(CORPUS, rgCounts.keys());
+  for (const p of refused) rgCounts.delete(p);
+
+  let first = await callOurs(q); // warm
+  const oursMs: number[] = [];
+  if (!first.error) {
+    for (let i = 0; i < ROUNDS; i++) {
+      const r = await callOurs(q);
+      if (r.error) {
+        first = r;
+        break;
+      }
+      oursMs.push(r.ms);
+    }
+  }
+  let check = "";
+  let ok = true;
+  if (first.error) {
+    check = `not checked: ${first.error.slice(0, 300)}`;
+    ok = false;
+  } else {
+    const got = first.counts!;
+    const missing = [...rgCounts.keys()].filter((p) => !got.has(p));
+    const extra = [...got.keys()].filter((p) => !rgCounts.has(p));
+    const differ = [...got.keys()].filter((p) => rgCounts.has(p) && rgCounts.get(p) !== got.get(p));
+    const total = [...got.values()].reduce((a, b) => a + b, 0);
+    if (missing.length + extra.length + differ.length === 0) {
+      check = q.kind === "glob"
+        ? `PASS ${got.size} files = rg`
+        : `PASS ${got.size} files, ${total} lines = rg`;
+    } else {
+      ok = false;
+      check = `FAIL missing ${missing.length} [${
+        missing.slice(0, 5).join(", ")
+      }], extra ${extra.length} [${
+        extra.slice(0, 5).join(", ")
+      }], counts differ ${differ.length} [${
+        differ.slice(0, 5).map((p) => `${p}: ours ${got.get(p)} rg ${rgCounts.get(p)}`).join(", ")
+      }]`;
+    }
+  }
+  rows.push({ q, oursMs: median(oursMs), rgMs: median(rgMs), check, ok, error: first.error });
+}
+
+const rss = peer.peakRssKiB() / 1024;
+await peer.close();
+
+const target = (k: Query["kind"]) => (k === "literal" ? 2 : 3);
+console.log(
+  `grep/glob bench on ${CORPUS}, warm cache, median of ${ROUNDS} after one warm-up, ` +
+    `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores\n`,
+);
+console.log("| query | ours (ms) | rg (ms) | ratio | target | | CHECK vs rg |");
+console.log("|---|---:|---:|---:|---|---|---|");
+for (const r of rows) {
+  const ratio = r.oursMs / r.rgMs;
+  const met = Number.isNaN(ratio)
+    ? "not measured"
+    : ratio <= target(r.q.kind)
+    ? "met"
+    : "**missed**";
+  console.log(
+    `| ${r.q.label} | ${Number.isNaN(r.oursMs) ? "n/m" : r.oursMs.toFixed(0)} | ${
+      r.rgMs.toFixed(0)
+    } | ${Number.isNaN(ratio) ? "n/m" : ratio.toFixed(2) + "x"} | <= ${
+      target(r.q.kind)
+    }x | ${met} | ${r.check} |`,
+  );
+}
+console.log(
+  `| peak RSS (MiB, VmHWM) | ${rss.toFixed(1)} | | | <= 200 MiB | ${
+    rss <= 200 ? "met" : "**missed**"
+  } | |`,
+);
+if (rows.some((r) => !r.ok)) Deno.exitCode = 1;

@@ -1,0 +1,92 @@
+/**
+ * The command lines of the servers the benchmarks spawn: ours (the flags of the `start` task in
+ * deno.json), the floor (bench/floor_server.ts) and the SDK peer (bench/sdk_server.ts), plus where
+ * the corpus lives.
+ */
+
+export const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+export const CORPUS = Deno.env.get("BENCH_CORPUS") ??
+  `${Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench"}/linux-source-6.1`;
+
+/** The words between `deno run` and `main.ts` in tasks.start.command. */
+export function startFlags(): string[] {
+  const json = JSON.parse(Deno.readTextFileSync(`${REPO}/deno.json`));
+  const start = json.tasks.start;
+  const command: string = typeof start === "string" ? start : start.command;
+  const words = command.trim().split(/\s+/);
+  const run = words.indexOf("run");
+  const main = words.indexOf("main.ts");
+  if (words[0] !== "deno" || run !== 1 || main < 0) {
+    throw new Error(`Cannot read the server flags from tasks.start: "${command}"`);
+  }
+  return words.slice(run + 1, main);
+}
+
+export function oursCommand(root: string, extra: string[] = []): string[] {
+  return [Deno.execPath(), "run", ...startFlags(), `${REPO}/main.ts`, "--root", root, ...extra];
+}
+
+export function oursLanded(): boolean {
+  try {
+    return Deno.statSync(`${REPO}/main.ts`).isFile;
+  } catch {
+    return false;
+  }
+}
+
+export function floorCommand(options: { toolsList?: string; text?: string; uri?: string }) {
+  const args = [
+    Deno.execPath(),
+    "run",
+    "--allow-read",
+    "--no-prompt",
+    `${REPO}/bench/floor_server.ts`,
+  ];
+  if (options.toolsList) args.push("--tools-list", options.toolsList);
+  if (options.text) args.push("--text", options.text);
+  if (options.uri) args.push("--uri", options.uri);
+  return args;
+}
+
+export function sdkCommand(options: { text?: string; uri?: string }) {
+  const args = [
+    Deno.execPath(),
+    "run",
+    "--allow-read",
+    "--allow-env",
+    "--no-prompt",
+    `${REPO}/bench/sdk_server.ts`,
+  ];
+  if (options.text) args.push("--text", options.text);
+  if (options.uri) args.push("--uri", options.uri);
+  return args;
+}
+
+/** file:// URL of an absolute path, percent-encoded like node's pathToFileURL. */
+export function fileUri(path: string): string {
+  return new URL(`file://${path.split("/").map(encodeURIComponent).join("/")}`).href;
+}
+
+/** Median of a list of numbers. */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Runs a command in `cwd`, returns wall ms and stdout. */
+export async function timed(
+  cmd: string[],
+  cwd?: string,
+): Promise<{ ms: number; stdout: string; code: number }> {
+  const t0 = performance.now();
+  const out = await new Deno.Command(cmd[0], {
+    args: cmd.slice(1),
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - t0;
+  return { ms, stdout: new TextDecoder().decode(out.stdout), code: out.code };
+}
