@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { parseArgs } from "../../lib/cli/args.ts";
+import { defaultConfig } from "../../lib/config.ts";
+
+Deno.test("cli args: no flags give the defaults", () => {
+  assert.deepEqual(parseArgs([]), { kind: "run", config: defaultConfig() });
+});
+
+Deno.test("cli args: every flag sets its option, with a space or =", () => {
+  const parsed = parseArgs([
+    "--root",
+    "/w",
+    "--no-ignore",
+    "--allow-secrets",
+    "--max-message-bytes=100",
+    "--max-read-bytes",
+    "200",
+    "--max-output-chars=0",
+    "--regex-timeout-ms",
+    "50",
+    "--log-level=debug",
+  ]);
+  assert.deepEqual(parsed, {
+    kind: "run",
+    config: {
+      ...defaultConfig(),
+      root: "/w",
+      rootExplicit: true,
+      noIgnore: true,
+      allowSecrets: true,
+      maxMessageBytes: 100,
+      maxReadBytes: 200,
+      maxOutputChars: 0,
+      regexTimeoutMs: 50,
+      logLevel: "debug",
+    },
+  });
+});
+
+Deno.test("cli args: help and version win", () => {
+  assert.deepEqual(parseArgs(["--root", "/w", "--help"]), { kind: "help" });
+  assert.deepEqual(parseArgs(["-V"]), { kind: "version" });
+});
+
+Deno.test("cli args: bad values and unknown flags are errors that name the flag", () => {
+  assert.deepEqual(parseArgs(["--max-message-bytes", "0"]), {
+    kind: "error",
+    message: '--max-message-bytes needs a whole number >= 1, got "0"',
+  });
+  assert.deepEqual(parseArgs(["--max-read-bytes=1e3"]), {
+    kind: "error",
+    message: '--max-read-bytes needs a whole number >= 1, got "1e3"',
+  });
+  assert.deepEqual(parseArgs(["--root"]), { kind: "error", message: "--root needs a folder" });
+  assert.deepEqual(parseArgs(["--log-level", "loud"]), {
+    kind: "error",
+    message: '--log-level must be one of debug, info, warn, error, off, got "loud"',
+  });
+  assert.deepEqual(parseArgs(["serve"]), { kind: "error", message: 'unknown option "serve"' });
+  assert.deepEqual(parseArgs(["--toString"]), {
+    kind: "error",
+    message: 'unknown option "--toString"',
+  });
+});

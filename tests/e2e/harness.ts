@@ -1,0 +1,173 @@
+/**
+ * Spawns the real server (`deno run <the start task's flags> main.ts`) and talks to it over
+ * stdio. Every line it writes to stdout must be a JSON message valid against the MCP schema.
+ */
+
+import assert from "node:assert/strict";
+import { assertServerMessage } from "../helpers/schema.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+export const MAIN = new URL("main.ts", ROOT).pathname;
+
+/** The server's permission flags: the words between `deno run` and `main.ts` of tasks.start. */
+export async function serverFlags(): Promise<string[]> {
+  const deno = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+  const command: string = typeof deno.tasks.start === "string"
+    ? deno.tasks.start
+    : deno.tasks.start.command;
+  const words = command.split(" ").filter((w) => w !== "");
+  const run = words.indexOf("run");
+  const main = words.indexOf("main.ts");
+  assert.ok(words[0] === "deno" && run === 1 && main > run, `unexpected start task: ${command}`);
+  return words.slice(run + 1, main);
+}
+
+export interface SpawnOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Skip schema validation of answers (only for tests that send deliberately odd ids). */
+  noSchema?: boolean;
+}
+
+export class ServerProcess {
+  readonly child: Deno.ChildProcess;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #lines: string[] = [];
+  #waiters: Array<() => void> = [];
+  #stdoutDone: Promise<void>;
+  #stderr: Promise<string>;
+  #methods = new Map<string, string>();
+  #noSchema: boolean;
+  /** Raw stdout text, for purity checks. */
+  raw = "";
+
+  constructor(child: Deno.ChildProcess, noSchema: boolean) {
+    this.child = child;
+    this.#noSchema = noSchema;
+    this.#writer = child.stdin.getWriter();
+    this.#stdoutDone = this.#pump(child.stdout);
+    this.#stderr = new Response(child.stderr).text();
+  }
+
+  static async spawn(args: string[] = [], options: SpawnOptions = {}): Promise<ServerProcess> {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...(await serverFlags()), MAIN, ...args],
+      cwd: options.cwd,
+      env: { NO_COLOR: "1", ...options.env },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    return new ServerProcess(child, options.noSchema ?? false);
+  }
+
+  async #pump(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let partial = "";
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true });
+      this.raw += text;
+      const parts = (partial + text).split("\n");
+      partial = parts.pop()!;
+      for (const line of parts) {
+        this.#lines.push(line);
+        if (!this.#noSchema) {
+          const message = JSON.parse(line);
+          const method = "id" in message && message.id !== null
+            ? this.#methods.get(JSON.stringify(message.id))
+            : undefined;
+          assertServerMessage(line, method);
+        }
+      }
+      for (const wake of this.#waiters.splice(0)) wake();
+    }
+    assert.equal(partial, "", "stdout ended with a partial line");
+    for (const wake of this.#waiters.splice(0)) wake();
+  }
+
+  /** Writes raw bytes or text to stdin. */
+  async write(data: string | Uint8Array): Promise<void> {
+    await this.#writer.write(typeof data === "string" ? new TextEncoder().encode(data) : data);
+  }
+
+  /** Sends lines (each followed by LF) in one write, remembering request methods for validation. */
+  async send(...lines: string[]): Promise<void> {
+    for (const line of lines) {
+      try {
+        const message = JSON.parse(line);
+        if (message && typeof message === "object" && "id" in message && "method" in message) {
+          this.#methods.set(JSON.stringify(message.id), message.method);
+        }
+      } catch {
+        // Not JSON on purpose.
+      }
+    }
+    await this.write(lines.map((l) => l + "\n").join(""));
+  }
+
+  /** Sends a request object and waits for the answer with the same id. */
+  async request(
+    id: number | string,
+    method: string,
+    params?: unknown,
+  ): Promise<Record<string, unknown>> {
+    const message: Record<string, unknown> = { jsonrpc: "2.0", id, method };
+    if (params !== undefined) message.params = params;
+    await this.send(JSON.stringify(message));
+    return JSON.parse(await this.readUntil((line) => JSON.parse(line).id === id));
+  }
+
+  /** The next `count` lines, waiting up to `ms`. */
+  async read(count = 1, ms = 10_000): Promise<string[]> {
+    const deadline = Date.now() + ms;
+    while (this.#lines.length < count) {
+      if (Date.now() > deadline) {
+        throw new Error(`wanted ${count} lines, have ${JSON.stringify(this.#lines)}`);
+      }
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, 25);
+      });
+    }
+    return this.#lines.splice(0, count);
+  }
+
+  /** Reads lines until one satisfies `match`; returns it (earlier lines are dropped). */
+  async readUntil(match: (line: string) => boolean, ms = 10_000): Promise<string> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const [line] = await this.read(1, Math.max(1, deadline - Date.now()));
+      if (match(line)) return line;
+    }
+  }
+
+  /** Lines received and not read yet. */
+  get unread(): readonly string[] {
+    return this.#lines;
+  }
+
+  /** Closes stdin and waits for exit; returns the status, the remaining lines and stderr. */
+  async close(): Promise<{ code: number; lines: string[]; stderr: string }> {
+    await this.#writer.close().catch(() => {});
+    return await this.wait();
+  }
+
+  async wait(): Promise<{ code: number; lines: string[]; stderr: string }> {
+    const status = await this.child.status;
+    await this.#stdoutDone;
+    return { code: status.code, lines: this.#lines.splice(0), stderr: await this.#stderr };
+  }
+
+  /** Kills the process if it still runs (test cleanup). */
+  async kill(): Promise<void> {
+    try {
+      this.child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+    await this.#writer.close().catch(() => {});
+    await this.child.status;
+    await this.#stdoutDone.catch(() => {});
+    await this.#stderr.catch(() => {});
+  }
+}
