@@ -22,14 +22,23 @@ const toolsListPath = flag("--tools-list");
 const textPath = flag("--text");
 const uri = flag("--uri") ?? "file:///floor.txt";
 
-const toolsListResult = toolsListPath
-  ? Deno.readTextFileSync(toolsListPath).trim()
-  : '{"tools":[]}';
-const readResult = textPath
-  ? JSON.stringify({
-    contents: [{ uri, mimeType: "text/plain", text: Deno.readTextFileSync(textPath) }],
-  })
-  : '{"contents":[]}';
+// The fixed answers that need a file are built on first use (they must not slow the cold start).
+let tailTools: Uint8Array | undefined;
+let tailRead: Uint8Array | undefined;
+
+function toolsTail(): Uint8Array {
+  const result = toolsListPath ? Deno.readTextFileSync(toolsListPath).trim() : '{"tools":[]}';
+  return tailTools ??= encoder.encode(`,"result":${result}}\n`);
+}
+
+function readTail(): Uint8Array {
+  const result = textPath
+    ? JSON.stringify({
+      contents: [{ uri, mimeType: "text/plain", text: Deno.readTextFileSync(textPath) }],
+    })
+    : '{"contents":[]}';
+  return tailRead ??= encoder.encode(`,"result":${result}}\n`);
+}
 
 const HEAD = encoder.encode('{"jsonrpc":"2.0","id":');
 const TAIL_INIT = encoder.encode(
@@ -37,8 +46,6 @@ const TAIL_INIT = encoder.encode(
     '"serverInfo":{"name":"shipcode-mcp","version":"1.0.0"}}}\n',
 );
 const TAIL_PING = encoder.encode(',"result":{}}\n');
-const TAIL_TOOLS = encoder.encode(`,"result":${toolsListResult}}\n`);
-const TAIL_READ = encoder.encode(`,"result":${readResult}}\n`);
 const TAIL_NOT_FOUND = encoder.encode(',"error":{"code":-32601,"message":"Method not found"}}\n');
 const PARSE_ERROR = encoder.encode(
   '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\n',
@@ -65,10 +72,10 @@ function answer(line: Uint8Array): void {
       tail = TAIL_INIT;
       break;
     case "tools/list":
-      tail = TAIL_TOOLS;
+      tail = tailTools ?? toolsTail();
       break;
     case "resources/read":
-      tail = TAIL_READ;
+      tail = tailRead ?? readTail();
       break;
     default:
       tail = TAIL_NOT_FOUND;
