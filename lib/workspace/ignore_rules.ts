@@ -1,0 +1,199 @@
+/**
+ * Ignore rules as ripgrep applies them by default: `.rgignore` over `.ignore` over `.gitignore`
+ * over `.git/info/exclude`, the deepest folder first within each kind; `.gitignore` and the
+ * exclude file only count inside a git work tree (a `.git` entry in the folder or a parent).
+ * Folders above the root contribute their files too (ripgrep's `parents` default), `.gitignore`
+ * only up to the work-tree top.
+ */
+import { IgnoreFile } from "./gitignore.ts";
+import { asciiLower, joinRoot } from "./names.ts";
+import { log } from "../log.ts";
+
+/** The ignore files of one folder. */
+export interface IgnoreLevel {
+  /** Prepended to the path after `strip` (levels above the root: the root's path below them). */
+  prefix: string;
+  /** Characters cut from the front of a root-relative path to make it relative to this folder. */
+  strip: number;
+  hasGit: boolean;
+  rg: IgnoreFile | null;
+  ig: IgnoreFile | null;
+  gi: IgnoreFile | null;
+  ex: IgnoreFile | null;
+}
+
+/** The levels that apply inside one folder, shallow to deep. */
+export interface IgnoreChain {
+  levels: readonly IgnoreLevel[];
+  anyGit: boolean;
+}
+
+export const EMPTY_CHAIN: IgnoreChain = { levels: [], anyGit: false };
+
+/** Which of the special names a folder holds (from its directory entries). */
+export interface IgnorePresence {
+  rgignore: boolean;
+  ignore: boolean;
+  gitignore: boolean;
+  git: boolean;
+}
+
+const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Reads one ignore file if it is a regular file of sane size; null otherwise. */
+function readIgnoreFile(path: string): IgnoreFile | null {
+  try {
+    const info = Deno.statSync(path);
+    if (!info.isFile) return null;
+    if (info.size > MAX_IGNORE_FILE_BYTES) {
+      log.warn(`Ignoring "${path}": ignore files over 4 MiB are not read`);
+      return null;
+    }
+    const file = new IgnoreFile(Deno.readTextFileSync(path));
+    return file.empty ? null : file;
+  } catch {
+    return null;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Loads the level of the folder at `dirAbs`. `presence` (from the folder's entries) saves the
+ * failed look-ups; without it every name is tried. Null when the folder adds nothing.
+ */
+export function loadLevel(
+  dirAbs: string,
+  where: { prefix: string; strip: number; anyGitAbove: boolean; presence?: IgnorePresence },
+): IgnoreLevel | null {
+  const p = where.presence;
+  const base = dirAbs === "/" ? "" : dirAbs;
+  const hasGit = p ? p.git : exists(`${base}/.git`);
+  const anyGit = where.anyGitAbove || hasGit;
+  const rg = !p || p.rgignore ? readIgnoreFile(`${base}/.rgignore`) : null;
+  const ig = !p || p.ignore ? readIgnoreFile(`${base}/.ignore`) : null;
+  const gi = anyGit && (!p || p.gitignore) ? readIgnoreFile(`${base}/.gitignore`) : null;
+  const ex = hasGit ? readIgnoreFile(`${base}/.git/info/exclude`) : null;
+  if (!hasGit && rg === null && ig === null && gi === null && ex === null) return null;
+  return { prefix: where.prefix, strip: where.strip, hasGit, rg, ig, gi, ex };
+}
+
+/** Adds a folder's level (if any) to its parent's chain. */
+export function extendChain(chain: IgnoreChain, level: IgnoreLevel | null): IgnoreChain {
+  if (level === null) return chain;
+  return { levels: [...chain.levels, level], anyGit: chain.anyGit || level.hasGit };
+}
+
+/** True when `rel` (root-relative, inside the chain's folder) is ignored. */
+export function chainIgnores(chain: IgnoreChain, rel: string, isDir: boolean): boolean {
+  const levels = chain.levels;
+  if (levels.length === 0) return false;
+  const lower = asciiLower(rel);
+  let mRg = 0, mIg = 0, mGi = 0, mEx = 0;
+  let sawGit = false;
+  const anyGit = chain.anyGit;
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const level = levels[i];
+    const path = level.strip === 0 ? level.prefix + lower : level.prefix + lower.slice(level.strip);
+    if (mRg === 0 && level.rg !== null) mRg = level.rg.match(path, isDir);
+    if (mIg === 0 && level.ig !== null) mIg = level.ig.match(path, isDir);
+    if (anyGit && !sawGit) {
+      if (mGi === 0 && level.gi !== null) mGi = level.gi.match(path, isDir);
+      if (mEx === 0 && level.ex !== null) mEx = level.ex.match(path, isDir);
+    }
+    if (level.hasGit) sawGit = true;
+  }
+  return (mRg || mIg || mGi || mEx) === 1;
+}
+
+const CACHE_TTL_MS = 1000;
+const CACHE_MAX = 50_000;
+
+/**
+ * Answers "is this root-relative path ignored?" for single look-ups (resolve), caching each
+ * folder's level for a second so a burst of reads does not re-read the same files.
+ */
+export class IgnoreIndex {
+  readonly #root: string;
+  readonly #rootChain: IgnoreChain;
+  readonly #cache = new Map<string, { level: IgnoreLevel | null; at: number }>();
+
+  constructor(root: string) {
+    this.#root = root;
+    // Folders above the root, outermost first.
+    const above: string[] = [];
+    let dir = root;
+    while (dir !== "/") {
+      dir = dir.slice(0, Math.max(1, dir.lastIndexOf("/")));
+      above.unshift(dir);
+    }
+    const gitAbove = above.map((d) => exists(`${d === "/" ? "" : d}/.git`));
+    let chain: IgnoreChain = EMPTY_CHAIN;
+    // .gitignore above the root counts only from the work-tree top down, so anyGit is known first.
+    const anyGitOverall = gitAbove.some(Boolean) || exists(`${root === "/" ? "" : root}/.git`);
+    for (let i = 0; i < above.length; i++) {
+      const d = above[i];
+      const below = root.slice(d === "/" ? 1 : d.length + 1);
+      const level = loadLevel(d, {
+        prefix: `${asciiLower(below)}/`,
+        strip: 0,
+        anyGitAbove: anyGitOverall,
+      });
+      chain = extendChain(chain, level);
+    }
+    const rootLevel = loadLevel(root, { prefix: "", strip: 0, anyGitAbove: chain.anyGit });
+    this.#rootChain = extendChain(chain, rootLevel);
+  }
+
+  /** The chain that applies to the entries of the root. */
+  get rootChain(): IgnoreChain {
+    return this.#rootChain;
+  }
+
+  #level(dirRel: string, anyGitAbove: boolean): IgnoreLevel | null {
+    const now = performance.now();
+    const hit = this.#cache.get(dirRel);
+    if (hit !== undefined && now - hit.at < CACHE_TTL_MS) return hit.level;
+    const level = loadLevel(joinRoot(this.#root, dirRel), {
+      prefix: "",
+      strip: dirRel.length + 1,
+      anyGitAbove,
+    });
+    if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
+    this.#cache.set(dirRel, { level, at: now });
+    return level;
+  }
+
+  /** The chain that applies to the entries of folder `dirRel`. */
+  chainFor(dirRel: string): IgnoreChain {
+    let chain = this.#rootChain;
+    if (dirRel === "") return chain;
+    const segments = dirRel.split("/");
+    for (let k = 1; k <= segments.length; k++) {
+      chain = extendChain(chain, this.#level(segments.slice(0, k).join("/"), chain.anyGit));
+    }
+    return chain;
+  }
+
+  /** True when `rel` or any folder on its way is ignored. */
+  ignores(rel: string, isDir: boolean): boolean {
+    if (rel === "") return false;
+    const segments = rel.split("/");
+    let chain = this.#rootChain;
+    let path = "";
+    for (let k = 0; k < segments.length; k++) {
+      path = k === 0 ? segments[0] : `${path}/${segments[k]}`;
+      const last = k === segments.length - 1;
+      if (chainIgnores(chain, path, last ? isDir : true)) return true;
+      if (!last) chain = extendChain(chain, this.#level(path, chain.anyGit));
+    }
+    return false;
+  }
+}

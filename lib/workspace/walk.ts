@@ -1,0 +1,348 @@
+/**
+ * The depth-first walk behind listings: directory-entry types first, a stat or realpath only
+ * where needed (symlinks; sizes when asked), ignore matching only where ignore files exist.
+ */
+import {
+  chainIgnores,
+  EMPTY_CHAIN,
+  extendChain,
+  type IgnoreChain,
+  type IgnorePresence,
+  loadLevel,
+} from "./ignore_rules.ts";
+import {
+  comparePaths,
+  isGitName,
+  isSecretName,
+  normalizeSegments,
+  relativeUnder,
+} from "./names.ts";
+import type { WalkEntry, Workspace } from "./workspace.ts";
+
+export interface WalkOptions {
+  /** Keyset resume: only entries strictly after this root-relative path (in walk order). */
+  after?: string;
+  /** Also yield folders (isDir true), each before its contents. */
+  dirs?: boolean;
+  /** 1 = only the direct children of the start folder. */
+  maxDepth?: number;
+  /** Fill size and mtimeMs (a stat per entry); otherwise both stay 0. */
+  stat?: boolean;
+  signal?: AbortSignal;
+}
+
+interface Resolved {
+  rel: string;
+  abs: string;
+  info: Deno.FileInfo;
+}
+
+interface Frame {
+  /** Named root-relative path of the folder. */
+  rel: string;
+  /** Real absolute path of the folder. */
+  real: string;
+  /** Root-relative real path (differs from rel below a followed folder symlink). */
+  realRel: string;
+  depth: number;
+  chain: IgnoreChain;
+  /** Ignore chain of the real folder, when it differs from the named one. */
+  realChain: IgnoreChain | null;
+  entries: Deno.DirEntry[];
+  i: number;
+  /** Remaining `after` segments: entries up to floor[0] were emitted before. */
+  floor: string[] | null;
+}
+
+const REPLACEMENT = "\uFFFD";
+
+function byName(a: Deno.DirEntry, b: Deno.DirEntry): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function child(parent: string, name: string): string {
+  return parent === "" ? name : `${parent}/${name}`;
+}
+
+function childAbs(parent: string, name: string): string {
+  return parent === "/" ? `/${name}` : `${parent}/${name}`;
+}
+
+function existsNoFollow(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function segmentsHit(rel: string, allowSecrets: boolean): boolean {
+  if (rel === "") return false;
+  for (const segment of rel.split("/")) {
+    if (isGitName(segment) || (!allowSecrets && isSecretName(segment))) return true;
+  }
+  return false;
+}
+
+export function* walkTree(
+  ws: Workspace,
+  start: Resolved,
+  options: WalkOptions,
+): Generator<WalkEntry> {
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  const root = ws.root;
+  const allowSecrets = ws.options.allowSecrets;
+  const index = ws.ignoreIndex;
+  const wantDirs = options.dirs === true;
+  const wantStat = options.stat === true;
+  const maxDepth = options.maxDepth ?? Infinity;
+
+  // Where to resume.
+  let floor: string[] | null = null;
+  if (options.after !== undefined) {
+    const afterSegments = normalizeSegments(options.after);
+    if (afterSegments === null) throw new RangeError(`Invalid walk position "${options.after}"`);
+    const after = afterSegments.join("/");
+    const startSegments = start.rel === "" ? [] : start.rel.split("/");
+    const inside = afterSegments.length > startSegments.length &&
+      startSegments.every((s, k) => afterSegments[k] === s);
+    if (inside) {
+      floor = afterSegments.slice(startSegments.length);
+    } else if (comparePaths(after, start.rel) > 0) {
+      return; // everything in the start folder comes before `after`
+    }
+  }
+
+  if (!start.info.isDirectory) {
+    if (!start.info.isFile || floor !== null || options.after !== undefined) return;
+    yield {
+      rel: start.rel,
+      abs: start.abs,
+      isDir: false,
+      size: wantStat ? start.info.size : 0,
+      mtimeMs: wantStat ? start.info.mtime?.getTime() ?? 0 : 0,
+    };
+    return;
+  }
+
+  // Real paths of the start's named ancestors: a folder symlink back to one of them is a cycle.
+  const baseReals: string[] = [root];
+  if (start.rel !== "") {
+    const segments = start.rel.split("/");
+    for (let k = 1; k < segments.length; k++) {
+      try {
+        baseReals.push(
+          Deno.realPathSync(`${root === "/" ? "" : root}/${segments.slice(0, k).join("/")}`),
+        );
+      } catch {
+        // vanished meanwhile: nothing to compare with
+      }
+    }
+  }
+
+  const stack: Frame[] = [];
+  const startRealRel = relativeUnder(start.abs, root) ?? start.rel;
+  const first = openFrame(ws, {
+    rel: start.rel,
+    real: start.abs,
+    realRel: startRealRel,
+    depth: 0,
+    chain: index === null ? EMPTY_CHAIN : index.chainFor(start.rel),
+    floor,
+  });
+  if (first === null) return;
+  stack.push(first);
+
+  let count = 0;
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    if (f.i >= f.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const e = f.entries[f.i++];
+    if ((++count & 511) === 0) signal?.throwIfAborted();
+    const name = e.name;
+
+    if (name.includes(REPLACEMENT) && !existsNoFollow(childAbs(f.real, name))) {
+      ws.noteBadNames(f.rel);
+      continue;
+    }
+    if (name.includes("\\")) continue; // cannot be named back: backslashes are refused on input
+    if (isGitName(name) || (!allowSecrets && isSecretName(name))) continue;
+
+    const rel = child(f.rel, name);
+    let abs = childAbs(f.real, name);
+    let realRel = child(f.realRel, name);
+    let isDir: boolean;
+    let info: Deno.FileInfo | null = null;
+    let viaLink = f.realChain !== null;
+    if (e.isFile) {
+      isDir = false;
+    } else if (e.isDirectory) {
+      isDir = true;
+    } else if (e.isSymlink) {
+      let real: string;
+      try {
+        real = Deno.realPathSync(abs);
+      } catch {
+        continue; // dangling
+      }
+      const rr = relativeUnder(real, root);
+      if (rr === null || segmentsHit(rr, allowSecrets)) continue;
+      info = statOrNull(real);
+      if (info === null) continue;
+      if (info.isFile) isDir = false;
+      else if (info.isDirectory) isDir = true;
+      else continue;
+      if (index !== null && index.ignores(rr, isDir)) continue;
+      if (isDir && (baseReals.includes(real) || stack.some((s) => s.real === real))) continue;
+      abs = real;
+      realRel = rr;
+      viaLink = rr !== rel;
+    } else {
+      continue; // FIFO, socket, device: never served
+    }
+
+    if (f.chain.levels.length > 0 && chainIgnores(f.chain, rel, isDir)) continue;
+    if (f.realChain !== null && !e.isSymlink && chainIgnores(f.realChain, realRel, isDir)) continue;
+
+    const depth = f.depth + 1;
+    const atFloor = f.floor !== null && name === f.floor[0];
+    if (atFloor) {
+      // Emitted on an earlier page: only its contents may still follow.
+      if (isDir && depth < maxDepth) {
+        const rest = f.floor!.slice(1);
+        const next = openFrame(ws, {
+          rel,
+          real: abs,
+          realRel,
+          depth,
+          chain: f.chain,
+          viaLink,
+          floor: rest.length > 0 ? rest : null,
+        });
+        if (next !== null) stack.push(next);
+      }
+      continue;
+    }
+
+    if (!isDir || wantDirs) {
+      let size = 0;
+      let mtimeMs = 0;
+      if (wantStat) {
+        info ??= statOrNull(abs);
+        if (info === null) continue; // vanished
+        size = info.size;
+        mtimeMs = info.mtime?.getTime() ?? 0;
+      }
+      yield { rel, abs, isDir, size, mtimeMs };
+    }
+    if (isDir && depth < maxDepth) {
+      signal?.throwIfAborted();
+      const next = openFrame(ws, {
+        rel,
+        real: abs,
+        realRel,
+        depth,
+        chain: f.chain,
+        viaLink,
+        floor: null,
+      });
+      if (next !== null) stack.push(next);
+    }
+  }
+}
+
+function statOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Reads and sorts one folder; null when it cannot be read (vanished, no permission). */
+function openFrame(
+  ws: Workspace,
+  at: {
+    rel: string;
+    real: string;
+    realRel: string;
+    depth: number;
+    /** The chain of the parent (the start: the folder's own chain). */
+    chain: IgnoreChain;
+    /** Set for children; absent for the start frame, whose chain is already complete. */
+    viaLink?: boolean;
+    floor: string[] | null;
+  },
+): Frame | null {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = Array.from(Deno.readDirSync(at.real));
+  } catch {
+    return null;
+  }
+  const index = ws.ignoreIndex;
+  const presence = index !== null && at.viaLink !== undefined ? findPresence(entries) : null;
+  entries.sort(byName);
+  if (at.floor !== null) {
+    const target = at.floor[0];
+    let from = 0;
+    while (from < entries.length && entries[from].name < target) from++;
+    entries = entries.slice(from);
+  }
+  let chain = at.chain;
+  let realChain: IgnoreChain | null = null;
+  if (index !== null) {
+    if (at.viaLink !== undefined) {
+      // A child folder: add its own ignore files (found among its entries) to the parent's chain.
+      if (presence !== null) {
+        chain = extendChain(
+          chain,
+          loadLevel(at.real, {
+            prefix: "",
+            strip: at.rel.length + 1,
+            anyGitAbove: chain.anyGit,
+            presence,
+          }),
+        );
+      }
+      if (at.viaLink) realChain = index.chainFor(at.realRel);
+    } else if (at.realRel !== at.rel) {
+      realChain = index.chainFor(at.realRel);
+    }
+  } else {
+    chain = EMPTY_CHAIN;
+  }
+  return {
+    rel: at.rel,
+    real: at.real,
+    realRel: at.realRel,
+    depth: at.depth,
+    chain,
+    realChain,
+    entries,
+    i: 0,
+    floor: at.floor,
+  };
+}
+
+/** Which ignore-related names a folder holds; null when none. */
+function findPresence(entries: readonly Deno.DirEntry[]): IgnorePresence | null {
+  let presence: IgnorePresence | null = null;
+  for (const e of entries) {
+    const n = e.name;
+    if (n.charCodeAt(0) !== 46) continue;
+    if (n === ".rgignore" || n === ".ignore" || n === ".gitignore" || n === ".git") {
+      presence ??= { rgignore: false, ignore: false, gitignore: false, git: false };
+      if (n === ".rgignore") presence.rgignore = true;
+      else if (n === ".ignore") presence.ignore = true;
+      else if (n === ".gitignore") presence.gitignore = true;
+      else presence.git = true;
+    }
+  }
+  return presence;
+}

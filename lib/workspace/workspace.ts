@@ -1,0 +1,358 @@
+/**
+ * The workspace: the only code that decides which files the server serves (WORKSPACE.md).
+ * Three guards on every access: lexical (segments), real path, identity after open.
+ */
+import { IgnoreIndex } from "./ignore_rules.ts";
+import { log } from "../log.ts";
+import { isGitName, isSecretName, joinRoot, normalizeSegments, relativeUnder } from "./names.ts";
+import { fileUriToPath, looksLikeUri, UriError } from "./uri.ts";
+import { type WalkOptions, walkTree } from "./walk.ts";
+
+export interface WorkspaceOptions {
+  /** The folder served. After open: its real path. */
+  root: string;
+  noIgnore: boolean;
+  allowSecrets: boolean;
+  /** Another absolute spelling of the root (the root as given), also accepted in paths and URIs. */
+  alias?: string;
+}
+
+export type Refusal =
+  | "outside"
+  | "missing"
+  | "not-a-file"
+  | "is-a-directory"
+  | "secret"
+  | "ignored"
+  | "git"
+  | "invalid-path";
+
+/** A path the workspace refuses; `message` is one sentence for the model. */
+export class WorkspaceError extends Error {
+  readonly reason: Refusal;
+  readonly input: string;
+
+  constructor(reason: Refusal, input: string, message: string) {
+    super(message);
+    this.name = "WorkspaceError";
+    this.reason = reason;
+    this.input = input;
+  }
+}
+
+export interface WalkEntry {
+  /** Root-relative path with `/`, as named (a file reached through a symlink is its own path). */
+  rel: string;
+  /** Real absolute path of the entry (of the target, when reached through a symlink). */
+  abs: string;
+  isDir: boolean;
+  /** Of the (followed) target; 0 when stat was not asked. */
+  size: number;
+  mtimeMs: number;
+}
+
+export type { WalkOptions };
+
+const MAX_INPUT_LENGTH = 8192;
+
+const REASON_TEXT: Record<Exclude<Refusal, "invalid-path">, string> = {
+  outside: "path is outside the workspace",
+  missing: "no such file or folder in the workspace",
+  "not-a-file": "not a regular file",
+  "is-a-directory": "it is a folder, not a file",
+  secret: "secret files are not served (the server's --allow-secrets flag lifts this)",
+  ignored: "path is excluded by ignore rules (the server's --no-ignore flag lifts this)",
+  git: "the .git folder is not served",
+};
+
+function quote(input: string): string {
+  return JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input);
+}
+
+function refuse(
+  reason: Refusal,
+  input: string,
+  verb: string,
+  detail?: string,
+): WorkspaceError {
+  const text = detail ?? (reason === "invalid-path" ? "invalid path" : REASON_TEXT[reason]);
+  return new WorkspaceError(reason, input, `Cannot ${verb} ${quote(input)}: ${text}`);
+}
+
+/** A resolved path with the stat of its (followed) target. */
+interface Resolved {
+  rel: string;
+  abs: string;
+  info: Deno.FileInfo;
+}
+
+/** Normalises an absolute path lexically; `..` above `/` stays at `/`, as the kernel does. */
+function normalizeAbsolute(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join("/")}`;
+}
+
+function isRuleSegmentHit(
+  segments: readonly string[],
+  allowSecrets: boolean,
+): "git" | "secret" | null {
+  for (const segment of segments) if (isGitName(segment)) return "git";
+  if (!allowSecrets) { for (const segment of segments) if (isSecretName(segment)) return "secret"; }
+  return null;
+}
+
+function statOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+export class Workspace {
+  /** Real path of the root. */
+  readonly root: string;
+  /** Plain and structured-cloneable: a worker re-opens the workspace with `openSync(options)`. */
+  readonly options: WorkspaceOptions;
+  readonly #alias: string | null;
+  readonly #ignores: IgnoreIndex | null;
+  readonly #noted = new Set<string>();
+
+  /** Use `open` or `openSync`: they take the real path of the root and check it. */
+  constructor(realRoot: string, options: WorkspaceOptions) {
+    this.root = realRoot;
+    const alias = options.alias !== undefined && options.alias !== realRoot ? options.alias : null;
+    this.#alias = alias;
+    this.options = {
+      root: realRoot,
+      noIgnore: options.noIgnore,
+      allowSecrets: options.allowSecrets,
+      ...(alias === null ? {} : { alias }),
+    };
+    this.#ignores = options.noIgnore ? null : new IgnoreIndex(realRoot);
+  }
+
+  static async open(options: WorkspaceOptions): Promise<Workspace> {
+    const given = Workspace.#given(options);
+    let real: string;
+    let info: Deno.FileInfo;
+    try {
+      real = await Deno.realPath(given);
+      info = await Deno.stat(real);
+    } catch {
+      throw refuse("missing", options.root, "serve", "no such folder");
+    }
+    if (!info.isDirectory) throw refuse("invalid-path", options.root, "serve", "not a folder");
+    return new Workspace(real, { ...options, alias: options.alias ?? given });
+  }
+
+  static openSync(options: WorkspaceOptions): Workspace {
+    const given = Workspace.#given(options);
+    let real: string;
+    let info: Deno.FileInfo;
+    try {
+      real = Deno.realPathSync(given);
+      info = Deno.statSync(real);
+    } catch {
+      throw refuse("missing", options.root, "serve", "no such folder");
+    }
+    if (!info.isDirectory) throw refuse("invalid-path", options.root, "serve", "not a folder");
+    return new Workspace(real, { ...options, alias: options.alias ?? given });
+  }
+
+  static #given(options: WorkspaceOptions): string {
+    const root = options.root;
+    if (typeof root !== "string" || root === "" || root.includes("\0")) {
+      throw refuse("invalid-path", String(root), "serve", "not a folder path");
+    }
+    return normalizeAbsolute(root.startsWith("/") ? root : `${Deno.cwd()}/${root}`);
+  }
+
+  /** Internal state the walk needs. */
+  get ignoreIndex(): IgnoreIndex | null {
+    return this.#ignores;
+  }
+
+  /** Logs once per folder that names which are not valid UTF-8 were skipped. */
+  noteBadNames(folderRel: string): void {
+    if (this.#noted.has(folderRel) || this.#noted.size > 10_000) return;
+    this.#noted.add(folderRel);
+    log.warn(
+      `Skipped names that are not valid UTF-8 in "${folderRel || "."}": they cannot be named back`,
+    );
+  }
+
+  /**
+   * Root-relative path and real absolute path of `input` (a folder or a file), or a
+   * WorkspaceError. `input`: `""`/`.`, a root-relative POSIX path, an absolute path inside the
+   * root (as given or real), or a `file://` URI.
+   */
+  resolve(input: string): { rel: string; abs: string } {
+    const r = this.#resolve(input, "access");
+    return { rel: r.rel, abs: r.abs };
+  }
+
+  /** Like resolve, with the stat of the target (internal to the workspace and resources). */
+  resolveWithInfo(input: string, verb = "access"): Resolved {
+    return this.#resolve(input, verb);
+  }
+
+  #lexical(input: string, verb: string): string {
+    if (typeof input !== "string") throw refuse("invalid-path", String(input), verb, "not a path");
+    if (input.length > MAX_INPUT_LENGTH) {
+      throw refuse("invalid-path", input, verb, "path is too long");
+    }
+    let path = input;
+    if (looksLikeUri(input)) {
+      try {
+        path = fileUriToPath(input);
+      } catch (e) {
+        if (e instanceof UriError) throw refuse("invalid-path", input, verb, e.message);
+        throw e;
+      }
+    }
+    if (path.includes("\0")) throw refuse("invalid-path", input, verb, "path contains a NUL byte");
+    if (path.includes("\\")) {
+      throw refuse(
+        "invalid-path",
+        input,
+        verb,
+        'backslashes are not path separators here; use "/"',
+      );
+    }
+    if (path.startsWith("/")) {
+      const norm = normalizeAbsolute(path);
+      const rel = relativeUnder(norm, this.root) ??
+        (this.#alias === null ? null : relativeUnder(norm, this.#alias));
+      if (rel === null) throw refuse("outside", input, verb);
+      return rel;
+    }
+    const segments = normalizeSegments(path);
+    if (segments === null) throw refuse("outside", input, verb);
+    return segments.join("/");
+  }
+
+  #resolve(input: string, verb: string): Resolved {
+    const rel = this.#lexical(input, verb);
+    const segments = rel === "" ? [] : rel.split("/");
+    const named = isRuleSegmentHit(segments, this.options.allowSecrets);
+    if (named !== null) throw refuse(named, input, verb);
+    let real: string;
+    try {
+      real = Deno.realPathSync(joinRoot(this.root, rel));
+    } catch {
+      throw refuse("missing", input, verb);
+    }
+    // A symlink that leads out is treated as absent: the answer must not tell whether the
+    // outside target exists.
+    const realRel = relativeUnder(real, this.root);
+    if (realRel === null) throw refuse("missing", input, verb);
+    const info = statOrNull(real);
+    if (info === null) throw refuse("missing", input, verb);
+    if (realRel !== rel) {
+      const hit = isRuleSegmentHit(
+        realRel === "" ? [] : realRel.split("/"),
+        this.options.allowSecrets,
+      );
+      if (hit !== null) throw refuse(hit, input, verb);
+    }
+    const ignores = this.#ignores;
+    if (ignores !== null) {
+      if (
+        ignores.ignores(rel, info.isDirectory) ||
+        (realRel !== rel && ignores.ignores(realRel, info.isDirectory))
+      ) {
+        throw refuse("ignored", input, verb);
+      }
+    }
+    return { rel, abs: real, info };
+  }
+
+  /** Resolves `rel` to a regular file (not a folder, FIFO, device...). */
+  #resolveFile(rel: string): Resolved {
+    const r = this.#resolve(rel, "read");
+    if (r.info.isDirectory) throw refuse("is-a-directory", rel, "read");
+    if (!r.info.isFile) throw refuse("not-a-file", rel, "read");
+    return r;
+  }
+
+  #checkIdentity(rel: string, checked: Deno.FileInfo, opened: Deno.FileInfo): void {
+    if (!opened.isFile) throw refuse("not-a-file", rel, "read");
+    if (opened.dev !== checked.dev || opened.ino !== checked.ino) {
+      throw refuse("missing", rel, "read", "the file changed while it was being opened; try again");
+    }
+  }
+
+  /**
+   * Depth-first walk of folder `rel` (a file yields itself), each folder's entries sorted by
+   * name in code-unit order, leaving out everything not served. Synchronous (usable in workers).
+   */
+  walk(rel: string, options: WalkOptions = {}): Generator<WalkEntry> {
+    return walkTree(this, this.#resolve(rel, "list"), options);
+  }
+
+  /** The whole file (or its first `maxBytes` bytes), after the three guards. */
+  async readFile(rel: string, options: { maxBytes?: number } = {}): Promise<Uint8Array> {
+    const { file, size } = await this.openFile(rel);
+    try {
+      const limit = byteLimit(size, options.maxBytes);
+      const buffer = new Uint8Array(limit);
+      let done = 0;
+      while (done < limit) {
+        const n = await file.read(buffer.subarray(done));
+        if (n === null) break;
+        done += n;
+      }
+      return done === limit ? buffer : buffer.subarray(0, done);
+    } finally {
+      file.close();
+    }
+  }
+
+  readFileSync(rel: string, options: { maxBytes?: number } = {}): Uint8Array {
+    const r = this.#resolveFile(rel);
+    const file = Deno.openSync(r.abs, { read: true });
+    try {
+      const opened = file.statSync();
+      this.#checkIdentity(rel, r.info, opened);
+      const limit = byteLimit(opened.size, options.maxBytes);
+      const buffer = new Uint8Array(limit);
+      let done = 0;
+      while (done < limit) {
+        const n = file.readSync(buffer.subarray(done));
+        if (n === null) break;
+        done += n;
+      }
+      return done === limit ? buffer : buffer.subarray(0, done);
+    } finally {
+      file.close();
+    }
+  }
+
+  /** An identity-checked handle for streaming reads; the caller closes it. */
+  async openFile(rel: string): Promise<{ file: Deno.FsFile; size: number; mtimeMs: number }> {
+    const r = this.#resolveFile(rel);
+    const file = await Deno.open(r.abs, { read: true });
+    try {
+      const opened = await file.stat();
+      this.#checkIdentity(rel, r.info, opened);
+      return { file, size: opened.size, mtimeMs: opened.mtime?.getTime() ?? 0 };
+    } catch (e) {
+      file.close();
+      throw e;
+    }
+  }
+}
+
+function byteLimit(size: number, maxBytes: number | undefined): number {
+  if (maxBytes === undefined) return size;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+    throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
+  }
+  return Math.min(size, maxBytes);
+}
