@@ -1,19 +1,27 @@
 /** file:// URIs <-> absolute POSIX paths (no `node:url`: this module loads at start-up). */
 
+const KEEP = /^[A-Za-z0-9!$&'()*+,\-.:;=@_/]*$/;
+const KEEP_CHAR = /[A-Za-z0-9!$&'()*+,\-.:;=@_/]/;
+const utf8 = new TextEncoder();
+
 /**
- * The file URL of an absolute path, percent-encoded as node's `pathToFileURL(path).href` does:
- * `%`, `\`, tab, CR, LF, `?` and `#` first, then the URL parser's path percent-encode set
- * (controls, space, `"`, `<`, `>`, backquote, braces and every non-ASCII character as UTF-8).
+ * The file URL of an absolute (normalised) path, percent-encoded exactly as node's
+ * `pathToFileURL(path).href`: every byte of the UTF-8 form is encoded except ASCII letters,
+ * digits, `/` and ``!$&'()*+,-.:;=@_``.
  */
 export function pathToFileUri(path: string): string {
-  let s = path;
-  if (/[%\\\t\n\r?#]/.test(s)) {
-    s = s.replace(/%/g, "%25").replace(/\\/g, "%5C").replace(/\t/g, "%09")
-      .replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/\?/g, "%3F").replace(/#/g, "%23");
+  if (KEEP.test(path)) return `file://${path}`;
+  let out = "file://";
+  for (const ch of path) {
+    if (ch.length === 1 && KEEP_CHAR.test(ch)) {
+      out += ch;
+      continue;
+    }
+    for (const byte of utf8.encode(ch)) {
+      out += `%${byte < 16 ? "0" : ""}${byte.toString(16).toUpperCase()}`;
+    }
   }
-  // Plain ASCII names need no encoding at all: skip the URL parser on the hot path.
-  if (/^[A-Za-z0-9/._\-~!$&'()*+,;=:@%]*$/.test(s)) return `file://${s}`;
-  return new URL(`file://${s}`).href;
+  return out;
 }
 
 /** Why a URI was refused: one phrase for the error message. */

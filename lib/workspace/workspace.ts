@@ -335,13 +335,15 @@ export class Workspace {
   }
 
   /** An identity-checked handle for streaming reads; the caller closes it. */
-  async openFile(rel: string): Promise<{ file: Deno.FsFile; size: number; mtimeMs: number }> {
+  async openFile(
+    rel: string,
+  ): Promise<{ file: Deno.FsFile; size: number; mtimeMs: number; rel: string }> {
     const r = this.#resolveFile(rel);
     const file = await Deno.open(r.abs, { read: true });
     try {
       const opened = await file.stat();
       this.#checkIdentity(rel, r.info, opened);
-      return { file, size: opened.size, mtimeMs: opened.mtime?.getTime() ?? 0 };
+      return { file, size: opened.size, mtimeMs: opened.mtime?.getTime() ?? 0, rel: r.rel };
     } catch (e) {
       file.close();
       throw e;

@@ -1,0 +1,146 @@
+/** MCP resources over the workspace: every served file is a resource (WORKSPACE.md, WIRE.md). */
+import type { Config } from "../config.ts";
+import { MIB } from "../config.ts";
+import type {
+  Resource,
+  ResourceContents,
+  ResourceProvider,
+  ResourceTemplate,
+} from "../features/resource_provider.ts";
+import { RpcError } from "../jsonrpc/errors.ts";
+import { joinRoot } from "../workspace/names.ts";
+import { looksLikeUri, pathToFileUri } from "../workspace/uri.ts";
+import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
+import { signCursor, verifyCursor } from "./cursor.ts";
+import { loadMimeLibrary, mimeTypeOf, mimeTypeOrFallback } from "./mime.ts";
+import { decodeText } from "./text.ts";
+
+export const DEFAULT_PAGE_SIZE = 1000;
+const CURSOR_PURPOSE = "resources/list";
+
+/** `10 MiB`, `1.5 MiB`, `512 KiB`, `100 bytes`: the limit as a person would write it. */
+export function formatLimit(bytes: number): string {
+  const trim = (
+    n: number,
+  ) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/\.?0+$/, ""));
+  if (bytes >= MIB) return `${trim(bytes / MIB)} MiB`;
+  if (bytes >= 1024) return `${trim(bytes / 1024)} KiB`;
+  return `${bytes} bytes`;
+}
+
+function baseName(rel: string): string {
+  return rel.slice(rel.lastIndexOf("/") + 1);
+}
+
+/**
+ * The resources provider. `options.pageSize` (default 1000) exists for tests.
+ * Without a workspace: no resources, no templates, every read -32002.
+ */
+export function createResourceProvider(
+  workspace: Workspace | null,
+  config: Config,
+  options: { pageSize?: number } = {},
+): ResourceProvider {
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
+    throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+  }
+
+  async function list(
+    cursor: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ resources: Resource[]; nextCursor?: string }> {
+    let after: string | undefined;
+    if (cursor !== undefined) {
+      const position = await verifyCursor(CURSOR_PURPOSE, cursor);
+      if (position === null) throw RpcError.invalidParams("Invalid cursor");
+      after = position;
+    }
+    if (workspace === null) return { resources: [] };
+    await loadMimeLibrary();
+    const resources: Resource[] = [];
+    const walk = workspace.walk("", { after, stat: true, signal });
+    let last = "";
+    let more = false;
+    try {
+      for (const entry of walk) {
+        if (resources.length === pageSize) {
+          more = true;
+          break;
+        }
+        const resource: Resource = {
+          uri: pathToFileUri(joinRoot(workspace.root, entry.rel)),
+          name: entry.rel,
+        };
+        const mimeType = mimeTypeOf(baseName(entry.rel));
+        if (mimeType !== undefined) resource.mimeType = mimeType;
+        resource.size = entry.size;
+        resources.push(resource);
+        last = entry.rel;
+      }
+    } finally {
+      walk.return(undefined);
+    }
+    return more ? { resources, nextCursor: await signCursor(CURSOR_PURPOSE, last) } : { resources };
+  }
+
+  function templates(): ResourceTemplate[] {
+    if (workspace === null) return [];
+    const base = pathToFileUri(workspace.root);
+    return [{
+      uriTemplate: `${base.endsWith("/") ? base : `${base}/`}{+path}`,
+      name: "workspace-file",
+      title: "Workspace file",
+      description:
+        `Any file in the workspace ${workspace.root}: path is the root-relative path with "/" ` +
+        `(e.g. src/main.ts), percent-encoded as in a file URL`,
+    }];
+  }
+
+  async function read(uri: string, signal: AbortSignal): Promise<{ contents: ResourceContents[] }> {
+    if (workspace === null || typeof uri !== "string" || !looksLikeUri(uri)) {
+      throw RpcError.resourceNotFound(String(uri));
+    }
+    let opened: Awaited<ReturnType<Workspace["openFile"]>>;
+    try {
+      opened = await workspace.openFile(uri);
+    } catch (e) {
+      if (!(e instanceof WorkspaceError)) throw e;
+      const inside = e.reason !== "outside" && e.reason !== "invalid-path";
+      throw RpcError.resourceNotFound(uri, inside ? e.reason : undefined);
+    }
+    const { file, size } = opened;
+    let bytes: Uint8Array;
+    try {
+      if (size > config.maxReadBytes) {
+        throw RpcError.invalidParams(
+          `Resource too large: ${size} bytes exceeds the ${
+            formatLimit(config.maxReadBytes)
+          } limit; use read_file with offset and limit`,
+        );
+      }
+      bytes = new Uint8Array(size);
+      let done = 0;
+      while (done < size) {
+        signal.throwIfAborted();
+        const n = await file.read(bytes.subarray(done));
+        if (n === null) break;
+        done += n;
+      }
+      if (done < size) bytes = bytes.subarray(0, done);
+    } finally {
+      file.close();
+    }
+    await loadMimeLibrary();
+    const name = baseName(opened.rel);
+    const text = decodeText(bytes);
+    const mimeType = mimeTypeOrFallback(name, text !== null);
+    return {
+      contents: [
+        text !== null ? { uri, mimeType, text } : { uri, mimeType, blob: bytes.toBase64() },
+      ],
+    };
+  }
+
+  return { list, templates, read };
+}

@@ -1,0 +1,386 @@
+import assert from "node:assert/strict";
+import { defaultConfig } from "../../lib/config.ts";
+import type { Resource } from "../../lib/features/resource_provider.ts";
+import { RpcError } from "../../lib/jsonrpc/errors.ts";
+import { createResourceProvider, formatLimit } from "../../lib/resources/provider.ts";
+import { pathToFileUri } from "../../lib/workspace/uri.ts";
+import { makeTree, openWorkspaceAt } from "../workspace/fixture.ts";
+
+const signal = new AbortController().signal;
+
+function provider(root: string, options: { pageSize?: number; maxReadBytes?: number } = {}) {
+  const config = {
+    ...defaultConfig(),
+    ...(options.maxReadBytes ? { maxReadBytes: options.maxReadBytes } : {}),
+  };
+  return createResourceProvider(openWorkspaceAt(root), config, { pageSize: options.pageSize });
+}
+
+async function listAll(
+  p: ReturnType<typeof provider>,
+): Promise<{ names: string[]; pages: number }> {
+  const names: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await p.list(cursor, signal);
+    names.push(...page.resources.map((r) => r.name));
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor !== undefined);
+  return { names, pages };
+}
+
+async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
+  try {
+    await promise;
+  } catch (e) {
+    if (e instanceof RpcError) return e;
+    throw e;
+  }
+  assert.fail("no RpcError");
+}
+
+Deno.test("resources/list: one Resource per served file with uri, name, mimeType, size in that order", async () => {
+  const t = await makeTree({ "src/main.ts": "let x = 1;\n", "sp ace é.md": "# t", ".env": "K=1" });
+  try {
+    const root = await Deno.realPath(t.root);
+    const page = await provider(t.root).list(undefined, signal);
+    assert.deepEqual(page, {
+      resources: [
+        {
+          uri: `file://${root}/sp%20ace%20%C3%A9.md`,
+          name: "sp ace é.md",
+          mimeType: "text/markdown",
+          size: 3,
+        },
+        {
+          uri: `file://${root}/src/main.ts`,
+          name: "src/main.ts",
+          mimeType: "text/typescript",
+          size: 11,
+        },
+      ],
+    });
+    assert.deepEqual(Object.keys(page.resources[0]), ["uri", "name", "mimeType", "size"]);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/list: pages by pageSize with nextCursor only while more exist", async () => {
+  const t = await makeTree({ "a": "", "b": "", "c": "", "d/e": "", "d/f": "" });
+  try {
+    const p = provider(t.root, { pageSize: 2 });
+    const first = await p.list(undefined, signal);
+    assert.deepEqual(first.resources.map((r) => r.name), ["a", "b"]);
+    assert.equal(typeof first.nextCursor, "string");
+    const second = await p.list(first.nextCursor, signal);
+    assert.deepEqual(second.resources.map((r) => r.name), ["c", "d/e"]);
+    const third = await p.list(second.nextCursor, signal);
+    assert.deepEqual(third, { resources: [third.resources[0]] });
+    assert.equal(third.resources[0].name, "d/f");
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/list: no nextCursor when the last page is exactly full", async () => {
+  const t = await makeTree({ "a": "", "b": "" });
+  try {
+    const page = await provider(t.root, { pageSize: 2 }).list(undefined, signal);
+    assert.equal(page.resources.length, 2);
+    assert.equal("nextCursor" in page, false);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/list: forged, altered and foreign cursors are -32602 Invalid cursor", async () => {
+  const t = await makeTree({ "a": "", "b": "", "c": "" });
+  try {
+    const p = provider(t.root, { pageSize: 1 });
+    const { nextCursor } = await p.list(undefined, signal);
+    assert.ok(nextCursor);
+    const [payload, mac] = nextCursor.split(".");
+    const forged = `${btoa("b").replace(/=+$/, "")}.${mac}`;
+    for (
+      const bad of [
+        "",
+        "x",
+        "a.b",
+        forged,
+        `${payload}.${mac.slice(1)}A`,
+        `${payload}x.${mac}`,
+        "é".repeat(20_000),
+      ]
+    ) {
+      const e = await rpcError(p.list(bad, signal));
+      assert.deepEqual(e.toJSON(), { code: -32602, message: "Invalid cursor" }, bad.slice(0, 20));
+    }
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/list: a page resumes after the cursor's path, whatever changed before it", async () => {
+  const t = await makeTree({ "b": "", "c": "", "d": "" });
+  try {
+    const p = provider(t.root, { pageSize: 2 });
+    const first = await p.list(undefined, signal);
+    assert.deepEqual(first.resources.map((r) => r.name), ["b", "c"]);
+    await Deno.writeTextFile(`${t.root}/a`, "");
+    await Deno.remove(`${t.root}/c`);
+    const second = await p.list(first.nextCursor, signal);
+    assert.deepEqual(second.resources.map((r) => r.name), ["d"]);
+  } finally {
+    await t.dispose();
+  }
+});
+
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+Deno.test("resources/list: no path twice, and every path that exists throughout exactly once, under churn", async () => {
+  for (let seed = 1; seed <= 8; seed++) {
+    const rand = random(seed);
+    const tree: Record<string, string> = {};
+    const names = () => `${"abcdef"[Math.floor(rand() * 6)]}${Math.floor(rand() * 4)}`;
+    for (let i = 0; i < 60; i++) tree[`${names()}/${names()}/${names()}`] = "";
+    const t = await makeTree(tree);
+    try {
+      const p = provider(t.root, { pageSize: 1 + Math.floor(rand() * 7) });
+      const initial = new Set((await listAll(p)).names);
+      const removed = new Set<string>();
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await p.list(cursor, signal);
+        seen.push(...page.resources.map((r) => r.name));
+        cursor = page.nextCursor;
+        // Churn between pages: add new files, delete existing ones.
+        for (let k = 0; k < 3; k++) {
+          const path = `${names()}/${names()}/${names()}`;
+          if (rand() < 0.5) {
+            if (initial.has(path) && !removed.has(path)) {
+              removed.add(path);
+              await Deno.remove(`${t.root}/${path}`);
+            }
+          } else if (!initial.has(path)) {
+            await Deno.mkdir(`${t.root}/${path.slice(0, path.lastIndexOf("/"))}`, {
+              recursive: true,
+            });
+            await Deno.writeTextFile(`${t.root}/${path}`, "");
+          }
+        }
+      } while (cursor !== undefined);
+      assert.equal(new Set(seen).size, seen.length, `seed ${seed}: a path appeared twice`);
+      const seenSet = new Set(seen);
+      for (const path of initial) {
+        if (!removed.has(path)) assert.ok(seenSet.has(path), `seed ${seed}: ${path} missing`);
+      }
+    } finally {
+      await t.dispose();
+    }
+  }
+});
+
+Deno.test("resources/list: paging through 2500 files with the default page size gives each once, in walk order", async () => {
+  const tree: Record<string, string> = {};
+  for (let i = 0; i < 2500; i++) tree[`d${i % 7}/f${i}`] = "";
+  const t = await makeTree(tree);
+  try {
+    const p = createResourceProvider(openWorkspaceAt(t.root), defaultConfig());
+    const { names, pages } = await listAll(p as ReturnType<typeof provider>);
+    assert.equal(pages, 3);
+    const walked = [...openWorkspaceAt(t.root).walk("")].map((e) => e.rel);
+    assert.deepEqual(names, walked);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/list: no workspace lists nothing", async () => {
+  const p = createResourceProvider(null, defaultConfig());
+  assert.deepEqual(await p.list(undefined, signal), { resources: [] });
+  assert.deepEqual(p.templates(), []);
+});
+
+Deno.test("resources/templates/list: one file template under the root", async () => {
+  const t = await makeTree({});
+  try {
+    const [template, ...rest] = provider(t.root).templates();
+    assert.equal(rest.length, 0);
+    assert.equal(template.uriTemplate, `${pathToFileUri(await Deno.realPath(t.root))}/{+path}`);
+    assert.deepEqual(Object.keys(template), ["uriTemplate", "name", "title", "description"]);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/read: a text file is text with its MIME type, echoing the client's uri", async () => {
+  const t = await makeTree({ "src/main.ts": "const é = 1;\n" });
+  try {
+    const uri = `file://localhost${t.root}/src/main.ts`;
+    assert.deepEqual(await provider(t.root).read(uri, signal), {
+      contents: [{ uri, mimeType: "text/typescript", text: "const é = 1;\n" }],
+    });
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/read: the uri from resources/list reads back, spaces and accents included", async () => {
+  const t = await makeTree({ "sp ace é.txt": "hi", "100%#?.txt": "pct" });
+  try {
+    const p = provider(t.root);
+    const { resources } = await p.list(undefined, signal);
+    for (const r of resources as Resource[]) {
+      const { contents } = await p.read(r.uri, signal);
+      assert.equal(contents[0].uri, r.uri);
+      assert.ok("text" in contents[0]);
+    }
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/read: binary files (NUL or invalid UTF-8) are base64 blobs", async () => {
+  const t = await makeTree({
+    "nul.txt": new Uint8Array([104, 0, 105]),
+    "latin1.txt": new Uint8Array([0xe9, 0x74, 0xe9]),
+    "img.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+    "blob": new Uint8Array([0xff, 0xfe]),
+  });
+  try {
+    const p = provider(t.root);
+    const read = async (name: string) =>
+      (await p.read(`file://${t.root}/${name}`, signal)).contents[0];
+    assert.deepEqual(await read("nul.txt"), {
+      uri: `file://${t.root}/nul.txt`,
+      mimeType: "text/plain",
+      blob: "aABp",
+    });
+    assert.ok("blob" in await read("latin1.txt"));
+    assert.deepEqual(await read("img.png"), {
+      uri: `file://${t.root}/img.png`,
+      mimeType: "image/png",
+      blob: "iVBORw==",
+    });
+    assert.equal((await read("blob")).mimeType, "application/octet-stream");
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/read: an empty file is empty text", async () => {
+  const t = await makeTree({ "empty": "" });
+  try {
+    const { contents } = await provider(t.root).read(`file://${t.root}/empty`, signal);
+    assert.deepEqual(contents, [{
+      uri: `file://${t.root}/empty`,
+      mimeType: "text/plain",
+      text: "",
+    }]);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/read: over the size cap is -32602 Resource too large", async () => {
+  const t = await makeTree({ "big.txt": "x".repeat(2000) });
+  try {
+    const e = await rpcError(
+      provider(t.root, { maxReadBytes: 1024 }).read(`file://${t.root}/big.txt`, signal),
+    );
+    assert.deepEqual(e.toJSON(), {
+      code: -32602,
+      message:
+        "Resource too large: 2000 bytes exceeds the 1 KiB limit; use read_file with offset and limit",
+    });
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/read: the default cap reads 10 MiB in the message", () => {
+  assert.equal(formatLimit(defaultConfig().maxReadBytes), "10 MiB");
+  assert.equal(formatLimit(1536 * 1024), "1.5 MiB");
+});
+
+Deno.test("resources/read: outside the root is -32002 with data.uri and no reason", async () => {
+  const t = await makeTree({ "a.txt": "" });
+  try {
+    await Deno.mkdir(`${t.base}/root_evil`);
+    await Deno.writeTextFile(`${t.base}/root_evil/secret.txt`, "stolen");
+    const p = provider(t.root);
+    for (
+      const uri of [
+        `file://${t.base}/root_evil/secret.txt`,
+        `file://${t.root}/../root_evil/secret.txt`,
+        "file:///etc/passwd",
+        "file:///nonexistent/x",
+        "https://example.com/a.txt",
+        `file://other-host${t.root}/a.txt`,
+        "a.txt",
+      ]
+    ) {
+      const e = await rpcError(p.read(uri, signal));
+      assert.deepEqual(
+        e.toJSON(),
+        { code: -32002, message: "Resource not found", data: { uri } },
+        uri,
+      );
+    }
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/read: inside the root, -32002 names the rule in data.reason", async () => {
+  const t = await makeTree({
+    ".env": "K",
+    "src/a.ts": "",
+    ".git/config": "",
+    ".ignore": "*.log\n",
+    "x.log": "",
+  });
+  try {
+    await Deno.writeTextFile(`${t.base}/outside.txt`, "stolen");
+    await Deno.symlink(`${t.base}/outside.txt`, `${t.root}/out_link`);
+    const p = provider(t.root);
+    const cases: [string, string][] = [
+      [".env", "secret"],
+      ["src", "is-a-directory"],
+      ["nope.ts", "missing"],
+      [".git/config", "git"],
+      ["x.log", "ignored"],
+      ["out_link", "missing"],
+    ];
+    for (const [rel, reason] of cases) {
+      const uri = `file://${t.root}/${rel}`;
+      const e = await rpcError(p.read(uri, signal));
+      assert.deepEqual(e.toJSON(), {
+        code: -32002,
+        message: "Resource not found",
+        data: { uri, reason },
+      }, rel);
+    }
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/read: no workspace is -32002", async () => {
+  const e = await rpcError(createResourceProvider(null, defaultConfig()).read("file:///a", signal));
+  assert.deepEqual(e.toJSON(), {
+    code: -32002,
+    message: "Resource not found",
+    data: { uri: "file:///a" },
+  });
+});

@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import { IgnoreFile } from "../../lib/workspace/gitignore.ts";
+
+function ignored(patterns: string, path: string, isDir = false): boolean {
+  return new IgnoreFile(patterns).match(path, isDir) === 1;
+}
+
+Deno.test("IgnoreFile: a pattern without a slash matches the name at any depth", () => {
+  assert.ok(ignored("*.log", "a.log"));
+  assert.ok(ignored("*.log", "deep/er/a.log"));
+  assert.ok(!ignored("*.log", "a.log.txt"));
+});
+
+Deno.test("IgnoreFile: a leading or middle slash anchors the pattern to the file's folder", () => {
+  assert.ok(ignored("/build", "build", true));
+  assert.ok(!ignored("/build", "src/build", true));
+  assert.ok(ignored("doc/frotz", "doc/frotz"));
+  assert.ok(!ignored("doc/frotz", "a/doc/frotz"));
+});
+
+Deno.test("IgnoreFile: a trailing slash matches folders only", () => {
+  assert.ok(ignored("out/", "out", true));
+  assert.ok(!ignored("out/", "out", false));
+});
+
+Deno.test("IgnoreFile: the last matching line wins and ! re-includes", () => {
+  assert.ok(!ignored("*.log\n!keep.log", "keep.log"));
+  assert.equal(new IgnoreFile("*.log\n!keep.log").match("keep.log", false), -1);
+  assert.ok(ignored("!keep.log\n*.log", "keep.log"));
+});
+
+Deno.test("IgnoreFile: ** matches across folders in leading, middle and trailing position", () => {
+  assert.ok(ignored("**/foo", "a/b/foo"));
+  assert.ok(ignored("**/foo", "foo"));
+  assert.ok(ignored("a/**/b", "a/b"));
+  assert.ok(ignored("a/**/b", "a/x/y/b"));
+  assert.ok(ignored("abc/**", "abc/x/y"));
+  assert.ok(!ignored("abc/**", "abc", true));
+});
+
+Deno.test("IgnoreFile: * and ? never cross a slash", () => {
+  assert.ok(!ignored("a/*.c", "a/b/x.c"));
+  assert.ok(ignored("a/?.c", "a/x.c"));
+  assert.ok(!ignored("a?b", "a/b"));
+});
+
+Deno.test("IgnoreFile: character classes, ranges and negation", () => {
+  assert.ok(ignored("*.[oa]", "x.o"));
+  assert.ok(ignored("file[0-9]", "file7"));
+  assert.ok(!ignored("file[!0-9]", "file7"));
+  assert.ok(ignored("file[!0-9]", "filex"));
+});
+
+Deno.test("IgnoreFile: comments, blank lines, escapes and trailing spaces", () => {
+  assert.ok(!ignored("# comment", "# comment"));
+  assert.ok(ignored("\\#hash", "#hash"));
+  assert.ok(ignored("\\!bang", "!bang"));
+  assert.ok(ignored("trail   ", "trail"));
+  assert.ok(ignored("sp\\ ", "sp "));
+  assert.ok(ignored("a\\*b", "a*b"));
+  assert.ok(!ignored("a\\*b", "axb"));
+  assert.ok(ignored("crlf\r\n", "crlf"));
+});
+
+Deno.test("IgnoreFile: /* ignores every top-level entry", () => {
+  assert.ok(ignored("/*", "Makefile"));
+  assert.ok(ignored("/*", "kernel", true));
+});
+
+Deno.test("IgnoreFile: regex metacharacters in names are literal", () => {
+  assert.ok(ignored("a+b(c).txt", "a+b(c).txt"));
+  assert.ok(!ignored("a.txt", "abtxt"));
+});

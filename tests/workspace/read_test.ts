@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { WorkspaceError } from "../../lib/workspace/workspace.ts";
+import { makeTree, openWorkspaceAt, sh } from "./fixture.ts";
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+Deno.test("workspace.readFile: reads a whole file, sync and async alike", async () => {
+  const t = await makeTree({ "src/a.ts": "hello", "empty.txt": "" });
+  try {
+    const ws = openWorkspaceAt(t.root);
+    assert.equal(text(await ws.readFile("src/a.ts")), "hello");
+    assert.equal(text(ws.readFileSync("src/a.ts")), "hello");
+    assert.equal((await ws.readFile("empty.txt")).length, 0);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.readFile: maxBytes reads only a prefix", async () => {
+  const t = await makeTree({ "a.txt": "0123456789" });
+  try {
+    const ws = openWorkspaceAt(t.root);
+    assert.equal(text(await ws.readFile("a.txt", { maxBytes: 4 })), "0123");
+    assert.equal(text(ws.readFileSync("a.txt", { maxBytes: 4 })), "0123");
+    assert.equal(text(ws.readFileSync("a.txt", { maxBytes: 100 })), "0123456789");
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.readFile: reads binary files byte for byte", async () => {
+  const bytes = new Uint8Array([0, 255, 1, 0xc3, 0x28]);
+  const t = await makeTree({ "b.bin": bytes });
+  try {
+    assert.deepEqual(await openWorkspaceAt(t.root).readFile("b.bin"), bytes);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.readFile: refuses a folder as is-a-directory", async () => {
+  const t = await makeTree({ "src/a.ts": "" });
+  try {
+    const ws = openWorkspaceAt(t.root);
+    await assert.rejects(ws.readFile("src"), { reason: "is-a-directory" });
+    assert.throws(() => ws.readFileSync("."), { reason: "is-a-directory" });
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.readFile: refuses a FIFO without blocking on it", async () => {
+  const t = await makeTree({});
+  try {
+    await sh("mkfifo pipe && ln -s pipe pipe_link", t.root);
+    const ws = openWorkspaceAt(t.root);
+    await assert.rejects(ws.readFile("pipe"), { reason: "not-a-file" });
+    assert.throws(() => ws.readFileSync("pipe_link"), { reason: "not-a-file" });
+    await assert.rejects(ws.openFile("pipe"), { reason: "not-a-file" });
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.readFile: refuses outside, secret and symlink-out paths", async () => {
+  const t = await makeTree({ ".env": "K=1" });
+  try {
+    await Deno.writeTextFile(`${t.base}/outside.txt`, "stolen");
+    await Deno.symlink(`${t.base}/outside.txt`, `${t.root}/link`);
+    const ws = openWorkspaceAt(t.root);
+    await assert.rejects(ws.readFile("../outside.txt"), { reason: "outside" });
+    await assert.rejects(ws.readFile(".env"), { reason: "secret" });
+    await assert.rejects(ws.readFile("link"), { reason: "missing" });
+    await assert.rejects(ws.readFile("link"), {
+      message: 'Cannot read "link": no such file or folder in the workspace',
+    });
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.openFile: returns a handle with the size and mtime of the checked file", async () => {
+  const t = await makeTree({ "a.txt": "abc" });
+  try {
+    const { file, size, mtimeMs, rel } = await openWorkspaceAt(t.root).openFile(`${t.root}/a.txt`);
+    try {
+      assert.equal(size, 3);
+      assert.ok(mtimeMs > 0);
+      assert.equal(rel, "a.txt");
+    } finally {
+      file.close();
+    }
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.readFile: a file swapped after the check is refused by the identity guard", async () => {
+  const t = await makeTree({ "a.txt": "inside" });
+  try {
+    await Deno.writeTextFile(`${t.base}/outside.txt`, "stolen");
+    const ws = openWorkspaceAt(t.root);
+    // Swap the file for a symlink out between the checks and the open.
+    const original = Deno.open;
+    Deno.open = async (path, options) => {
+      await Deno.remove(`${t.root}/a.txt`);
+      await Deno.symlink(`${t.base}/outside.txt`, `${t.root}/a.txt`);
+      return original(path, options);
+    };
+    try {
+      await assert.rejects(ws.readFile("a.txt"), WorkspaceError);
+    } finally {
+      Deno.open = original;
+    }
+  } finally {
+    await t.dispose();
+  }
+});
