@@ -4,6 +4,7 @@
  */
 
 import Ajv from "ajv";
+import addFormats from "ajv-formats";
 
 const schema = JSON.parse(
   await Deno.readTextFile(new URL("../testdata/schema_2025-06-18.json", import.meta.url)),
@@ -11,6 +12,8 @@ const schema = JSON.parse(
 
 // deno-lint-ignore no-explicit-any
 const ajv = new (Ajv as any)({ strict: false, allErrors: true });
+// deno-lint-ignore no-explicit-any
+(addFormats as any)(ajv);
 ajv.addSchema(schema, "mcp");
 
 // deno-lint-ignore no-explicit-any
