@@ -1,0 +1,49 @@
+/**
+ * ripgrep's content output for one file: `path:N:text` for matches, `path-N-text` for context
+ * lines (without line numbers `path:text` / `path-text`), and `--` between groups that are not
+ * adjacent. Lines come from the decoded text (LF split, a CR before LF dropped).
+ */
+
+export interface ContentOptions {
+  before: number;
+  after: number;
+  lineNumbers: boolean;
+}
+
+/** Lines longer than this many characters are cut, with `... [+N chars]`. */
+export const MAX_LINE_CHARS = 2000;
+
+/** Cuts a line at MAX_LINE_CHARS characters (never inside a surrogate pair). */
+export function cutLine(line: string): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  let end = MAX_LINE_CHARS;
+  const code = line.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${line.slice(0, end)}... [+${line.length - end} chars]`;
+}
+
+export function contentLines(
+  path: string,
+  text: string,
+  matched: readonly number[],
+  options: ContentOptions,
+): string[] {
+  const lines = text.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const out: string[] = [];
+  const isMatch = new Set(matched);
+  let shownUpTo = -1;
+  for (const m of matched) {
+    const from = Math.max(0, m - options.before, shownUpTo + 1);
+    const to = Math.min(lines.length - 1, m + options.after);
+    if (shownUpTo >= 0 && from > shownUpTo + 1) out.push("--");
+    for (let i = from; i <= to; i++) {
+      const line = lines[i];
+      const body = cutLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+      const sep = isMatch.has(i) ? ":" : "-";
+      out.push(options.lineNumbers ? `${path}${sep}${i + 1}${sep}${body}` : `${path}${sep}${body}`);
+    }
+    if (to > shownUpTo) shownUpTo = to;
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+/**
+ * One grep over the pool: worker 0 walks and posts file batches (in path order), the others
+ * search them at once, and the walker joins the search when its walk ends. Results are kept in
+ * batch order, so output is sorted by path; in content mode lines are collected only until the
+ * page is full (later batches report counts only, via the cutoff).
+ */
+import type { WorkspaceOptions } from "../workspace/workspace.ts";
+import type { ContentOptions } from "./content_lines.ts";
+import type { PatternSpec } from "./pattern.ts";
+import type { FileResult, FromWorker, GrepMode } from "./protocol.ts";
+import type { Job, JobContext, SearchPool } from "./pool.ts";
+
+const BATCH = 128;
+const IN_FLIGHT = 2;
+
+export interface GrepJob {
+  ws: WorkspaceOptions;
+  /** Root-relative folder to walk, or the single file to search. */
+  base: string;
+  single: boolean;
+  globs: string[];
+  typeGlobs: string[];
+  spec: PatternSpec;
+  mode: GrepMode;
+  content: ContentOptions;
+  /** Content mode: stop collecting lines once this many output lines are held (from line 0). */
+  collectLines: number;
+  /** Content mode: ...or once the lines after `offset` hold this many characters. */
+  collectChars: number;
+  offset: number;
+}
+
+export interface GrepOutcome {
+  /** Files with matches in path order: [path, count, content lines?]. */
+  results: FileResult[];
+  /** Content mode: false when later files' lines were not collected. */
+  complete: boolean;
+}
+
+export function runGrep(
+  pool: SearchPool,
+  params: GrepJob,
+  ctx: Omit<JobContext, "fileOf">,
+): Promise<GrepOutcome> {
+  const batches = new Map<number, string[]>();
+  const done = new Map<number, FileResult[]>();
+  const queue: number[] = [];
+  let walking = true;
+  let walkSlot = 0;
+  let totalBatches = -1;
+  const inFlight: number[] = [];
+  const ordered: FileResult[] = [];
+  let nextOrdered = 0;
+  let heldLines = 0;
+  let heldChars = 0;
+  let cut = false;
+
+  function dispatch(job: Job<GrepOutcome>): void {
+    for (let slot = 0; slot < job.slots; slot++) {
+      if (walking && slot === walkSlot) continue;
+      while (inFlight[slot] < IN_FLIGHT && queue.length > 0) {
+        const batch = queue.shift()!;
+        inFlight[slot]++;
+        job.post(slot, {
+          t: "search",
+          job: job.id,
+          batch,
+          files: batches.get(batch)!,
+          ws: params.ws,
+          spec: params.spec,
+          mode: params.mode,
+          content: params.content,
+        });
+      }
+    }
+  }
+
+  function absorb(job: Job<GrepOutcome>): void {
+    while (done.has(nextOrdered)) {
+      const results = done.get(nextOrdered)!;
+      done.delete(nextOrdered);
+      batches.delete(nextOrdered);
+      for (const r of results) {
+        ordered.push(r);
+        if (params.mode === "content" && r.length === 3) {
+          const lines = r[2];
+          for (const line of lines) {
+            if (heldLines >= params.offset) heldChars += line.length + 1;
+            heldLines++;
+          }
+          heldLines++; // a possible "--" between files
+        }
+      }
+      if (
+        params.mode === "content" && !cut &&
+        (heldLines > params.collectLines || heldChars > params.collectChars)
+      ) {
+        cut = true;
+        job.setCutoff(nextOrdered);
+      }
+      nextOrdered++;
+    }
+    if (totalBatches >= 0 && nextOrdered >= totalBatches) {
+      job.finish({ results: ordered, complete: !cut });
+    }
+  }
+
+  const driver = {
+    start(job: Job<GrepOutcome>): void {
+      for (let i = 0; i < job.slots; i++) inFlight.push(0);
+      if (params.single) {
+        walking = false;
+        totalBatches = 1;
+        batches.set(0, [params.base]);
+        queue.push(0);
+        dispatch(job);
+        return;
+      }
+      job.post(walkSlot, {
+        t: "walk",
+        job: job.id,
+        ws: params.ws,
+        base: params.base,
+        kind: "grep",
+        globs: params.globs,
+        typeGlobs: params.typeGlobs,
+        batchSize: BATCH,
+      });
+    },
+    onMessage(job: Job<GrepOutcome>, slot: number, message: FromWorker): void {
+      if (message.t === "files") {
+        batches.set(message.batch, message.files);
+        queue.push(message.batch);
+        dispatch(job);
+      } else if (message.t === "walked") {
+        walking = false;
+        totalBatches = message.batches;
+        dispatch(job);
+        absorb(job);
+      } else if (message.t === "searched") {
+        inFlight[slot]--;
+        done.set(message.batch, message.results);
+        dispatch(job);
+        absorb(job);
+      }
+    },
+  };
+  walkSlot = 0;
+  return pool.run(driver, {
+    ...ctx,
+    fileOf: (batch, index) => batches.get(batch)?.[index],
+  });
+}

@@ -1,0 +1,195 @@
+/**
+ * The per-file matcher. Lines are split on LF and a CR before the LF is dropped, so a match
+ * never spans lines (ripgrep's rule). Counts are matching lines (`rg -c`), except in multiline
+ * mode with a pattern that can match a newline, where rg counts matches.
+ *
+ * Speed: the file is decoded once (ASCII as latin1, which is a copy; otherwise UTF-8), required
+ * literals are found with String#indexOf, other patterns by one whole-text regex scan whose
+ * candidates are verified line by line with the per-line regex. Restarting after a candidate's
+ * own line keeps the scan exact: no matching line is ever skipped.
+ */
+import { analyzeRegex, type RegexAnalysis } from "./regex_analysis.ts";
+import type { PatternSpec } from "./pattern.ts";
+
+export interface ScanOptions {
+  /** Also return the matched line indexes (0-based), sorted. */
+  wantLines: boolean;
+}
+
+export interface ScanResult {
+  /** Matching lines (rg -c), or matches in multiline mode when the pattern can span lines. */
+  count: number;
+  /** 0-based indexes of the lines to show as matches (when asked and count > 0). */
+  lines?: number[];
+}
+
+export interface Matcher {
+  readonly spec: PatternSpec;
+  readonly analysis: RegexAnalysis;
+  /** Scans decoded text; `text` must not contain NUL (binary files are skipped before). */
+  scanText(text: string, options: ScanOptions): ScanResult;
+}
+
+function stripCr(line: string): string {
+  return line.endsWith("\r") ? line.slice(0, -1) : line;
+}
+
+/** Start of the line holding `pos`. */
+function lineStart(text: string, pos: number): number {
+  return pos === 0 ? 0 : text.lastIndexOf("\n", pos - 1) + 1;
+}
+
+function lineEnd(text: string, pos: number): number {
+  const end = text.indexOf("\n", pos);
+  return end < 0 ? text.length : end;
+}
+
+/** Counts LFs in text[from, to). */
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  let p = text.indexOf("\n", from);
+  while (p >= 0 && p < to) {
+    n++;
+    p = text.indexOf("\n", p + 1);
+  }
+  return n;
+}
+
+/** True when `pos` is the end of the text after a final LF (or of an empty text): no line there. */
+function pastLastLine(text: string, pos: number): boolean {
+  return pos >= text.length && (text.length === 0 || text.charCodeAt(text.length - 1) === 10);
+}
+
+export function createMatcher(spec: PatternSpec): Matcher {
+  const analysis = analyzeRegex(spec.source, spec.flags + (spec.multiline ? "s" : ""));
+  const lineRegex = new RegExp(spec.source, spec.flags);
+  const multiline = spec.multiline && analysis.canMatchNewline;
+
+  function verify(text: string, start: number, end: number): boolean {
+    lineRegex.lastIndex = 0;
+    return lineRegex.test(stripCr(text.slice(start, end)));
+  }
+
+  /** Walks candidate line starts in order; `next(from)` gives the next candidate position. */
+  function collect(
+    text: string,
+    next: (from: number) => number,
+    options: ScanOptions,
+  ): ScanResult {
+    let count = 0;
+    const lines: number[] | undefined = options.wantLines ? [] : undefined;
+    let lineNo = 0;
+    let counted = 0;
+    let from = 0;
+    while (from <= text.length) {
+      const pos = next(from);
+      if (pos < 0 || pastLastLine(text, pos)) break;
+      const start = lineStart(text, pos);
+      const end = lineEnd(text, pos);
+      if (verify(text, start, end)) {
+        count++;
+        if (lines !== undefined) {
+          lineNo += countNewlines(text, counted, start);
+          counted = start;
+          lines.push(lineNo);
+        }
+      }
+      from = end + 1;
+    }
+    return lines === undefined ? { count } : { count, lines };
+  }
+
+  function scanLiterals(text: string, literals: string[], options: ScanOptions): ScanResult {
+    if (literals.length === 1) {
+      const literal = literals[0];
+      if (literal === "") return scanLines(text, options);
+      return collect(text, (from) => text.indexOf(literal, from), options);
+    }
+    // Several literals: the nearest next occurrence of any of them.
+    const nextAt = literals.map(() => -2);
+    return collect(text, (from) => {
+      let best = -1;
+      for (let k = 0; k < literals.length; k++) {
+        if (nextAt[k] !== -1 && nextAt[k] < from) nextAt[k] = text.indexOf(literals[k], from);
+        const at = nextAt[k];
+        if (at >= 0 && (best < 0 || at < best)) best = at;
+      }
+      return best;
+    }, options);
+  }
+
+  function scanWhole(text: string, options: ScanOptions): ScanResult {
+    const regex = new RegExp(analysis.lineSource, spec.flags + "gm");
+    return collect(text, (from) => {
+      regex.lastIndex = from;
+      const m = regex.exec(text);
+      return m === null ? -1 : m.index;
+    }, options);
+  }
+
+  function scanLines(text: string, options: ScanOptions): ScanResult {
+    let count = 0;
+    const lines: number[] | undefined = options.wantLines ? [] : undefined;
+    let start = 0;
+    let lineNo = 0;
+    while (!pastLastLine(text, start)) {
+      const end = lineEnd(text, start);
+      if (verify(text, start, end)) {
+        count++;
+        lines?.push(lineNo);
+      }
+      lineNo++;
+      start = end + 1;
+    }
+    return lines === undefined ? { count } : { count, lines };
+  }
+
+  function scanMultiline(raw: string, options: ScanOptions): ScanResult {
+    const text = raw.includes("\r\n") ? raw.replaceAll("\r\n", "\n") : raw;
+    const regex = new RegExp(spec.source, spec.flags + "gms");
+    let count = 0;
+    const shown = new Set<number>();
+    let lineNo = 0;
+    let counted = 0;
+    for (;;) {
+      const m = regex.exec(text);
+      if (m === null) break;
+      const start = m.index;
+      const stop = m[0].length === 0 ? start : start + m[0].length - 1;
+      if (m[0].length === 0) regex.lastIndex++;
+      if (pastLastLine(text, start)) break;
+      count++;
+      if (options.wantLines) {
+        lineNo += countNewlines(text, counted, start);
+        counted = start;
+        const span = countNewlines(text, start, Math.min(stop, text.length));
+        for (let k = 0; k <= span; k++) {
+          if (pastLastLine(text, lineEndPos(text, start, k))) break;
+          shown.add(lineNo + k);
+        }
+      }
+    }
+    if (!options.wantLines) return { count };
+    return { count, lines: [...shown].sort((a, b) => a - b) };
+  }
+
+  function scanText(text: string, options: ScanOptions): ScanResult {
+    if (multiline) return scanMultiline(text, options);
+    if (analysis.literals !== null) return scanLiterals(text, analysis.literals, options);
+    if (!analysis.lookaround) return scanWhole(text, options);
+    return scanLines(text, options);
+  }
+
+  return { spec, analysis, scanText };
+}
+
+/** Position of the start of the k-th line after the line holding `pos`. */
+function lineEndPos(text: string, pos: number, k: number): number {
+  let p = lineStart(text, pos);
+  for (let i = 0; i < k; i++) {
+    const nl = text.indexOf("\n", p);
+    if (nl < 0) return text.length;
+    p = nl + 1;
+  }
+  return p;
+}

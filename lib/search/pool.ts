@@ -1,0 +1,227 @@
+/**
+ * The search pool on the main thread: two persistent workers, one job at a time (a job may use
+ * both), a watchdog that terminates a worker whose single-file scan runs past the regex timeout
+ * (and replaces it), cancellation through the shared control block, and progress polling.
+ */
+import {
+  CTL_BYTES,
+  CTL_CUTOFF,
+  CTL_INTS,
+  CTL_JOB,
+  CTL_SCANNED,
+  CTL_SLOT,
+  CTL_STAMP_OFFSET,
+  type FromWorker,
+  type ToWorker,
+} from "./protocol.ts";
+
+export const WORKER_COUNT = 2;
+const WATCH_MS = 50;
+
+/** A file's scan ran past the regex timeout; the worker was replaced. */
+export class ScanTimeoutError extends Error {
+  readonly file: string;
+  constructor(file: string) {
+    super(`Scan of "${file}" timed out`);
+    this.name = "ScanTimeoutError";
+    this.file = file;
+  }
+}
+
+/** The job was cancelled (its signal aborted). */
+export class JobAbortedError extends Error {
+  constructor() {
+    super("The search was cancelled");
+    this.name = "JobAbortedError";
+  }
+}
+
+export interface JobContext {
+  signal: AbortSignal;
+  progress: (scanned: number) => void;
+  timeoutMs: number;
+  /** The file a slot was scanning, from its batch and index (for timeout messages). */
+  fileOf?: (batch: number, index: number) => string | undefined;
+}
+
+/** What a job does with the workers; `finish`/`fail` settle it. */
+export interface JobDriver<T> {
+  start(job: Job<T>): void;
+  onMessage(job: Job<T>, slot: number, message: FromWorker): void;
+}
+
+export interface Job<T> {
+  readonly id: number;
+  readonly slots: number;
+  post(slot: number, message: ToWorker): void;
+  finish(value: T): void;
+  fail(error: Error): void;
+  /** Batches above `batch` report counts only. */
+  setCutoff(batch: number): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+}
+
+export class SearchPool {
+  readonly #control = new SharedArrayBuffer(CTL_BYTES);
+  readonly #ints = new Int32Array(this.#control, 0, CTL_INTS);
+  readonly #stamps = new Float64Array(this.#control, CTL_STAMP_OFFSET);
+  #slots: Slot[] = [];
+  #nextJob = 1;
+  #lock: Promise<void> = Promise.resolve();
+  #onMessage: ((slot: number, message: FromWorker) => void) | null = null;
+  #watchdog: number | null = null;
+  #timeoutMs = 2000;
+  #onTimeout: ((slot: number) => void) | null = null;
+
+  /** Starts the workers (idempotent). */
+  warm(): void {
+    if (this.#slots.length > 0) return;
+    for (let i = 0; i < WORKER_COUNT; i++) this.#slots.push(this.#spawn(i));
+    if (this.#watchdog === null) {
+      const id = setInterval(() => this.#watch(), WATCH_MS) as unknown as number;
+      Deno.unrefTimer(id);
+      this.#watchdog = id;
+    }
+  }
+
+  /** Terminates every worker (the server calls this on shutdown; they keep the process alive). */
+  stop(): void {
+    Atomics.store(this.#ints, CTL_JOB, 0);
+    for (const slot of this.#slots) slot.worker.terminate();
+    this.#slots = [];
+    if (this.#watchdog !== null) clearInterval(this.#watchdog);
+    this.#watchdog = null;
+  }
+
+  #spawn(index: number): Slot {
+    const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    const ready = new Promise<void>((resolve) => {
+      worker.onmessage = (event: MessageEvent<FromWorker>) => {
+        if (event.data.t === "ready") {
+          resolve();
+          return;
+        }
+        this.#onMessage?.(index, event.data);
+      };
+    });
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this.#onMessage?.(index, { t: "failed", job: -1, message: event.message });
+    };
+    this.#stamps[index] = 0;
+    worker.postMessage({ t: "init", control: this.#control, slot: index } satisfies ToWorker);
+    return { worker, ready };
+  }
+
+  /** Replaces every worker that is inside a file scan (cancellation must not wait for it). */
+  #stopBusy(): void {
+    for (let i = 0; i < this.#slots.length; i++) {
+      if (this.#stamps[i] > 0) {
+        this.#slots[i].worker.terminate();
+        this.#slots[i] = this.#spawn(i);
+      }
+    }
+  }
+
+  #watch(): void {
+    const now = Date.now();
+    for (let i = 0; i < this.#slots.length; i++) {
+      const stamp = this.#stamps[i];
+      if (stamp > 0 && now - stamp > this.#timeoutMs) {
+        this.#slots[i].worker.terminate();
+        this.#slots[i] = this.#spawn(i);
+        if (this.#onTimeout !== null) this.#onTimeout(i);
+      }
+    }
+  }
+
+  /** Runs one job with exclusive use of the workers. */
+  run<T>(driver: JobDriver<T>, ctx: JobContext): Promise<T> {
+    const previous = this.#lock;
+    let release!: () => void;
+    this.#lock = new Promise<void>((resolve) => (release = resolve));
+    return previous.then(() => this.#run(driver, ctx)).finally(release);
+  }
+
+  async #run<T>(driver: JobDriver<T>, ctx: JobContext): Promise<T> {
+    if (ctx.signal.aborted) throw new JobAbortedError();
+    this.warm();
+    await Promise.all(this.#slots.map((s) => s.ready));
+    const id = this.#nextJob++;
+    const ints = this.#ints;
+    Atomics.store(ints, CTL_JOB, id);
+    Atomics.store(ints, CTL_CUTOFF, 0x7fffffff);
+    Atomics.store(ints, CTL_SCANNED, 0);
+    this.#timeoutMs = ctx.timeoutMs;
+    return await new Promise<T>((resolve, reject) => {
+      let done = false;
+      const progressTimer = setInterval(() => ctx.progress(Atomics.load(ints, CTL_SCANNED)), 100);
+      const settle = () => {
+        done = true;
+        Atomics.store(ints, CTL_JOB, 0);
+        clearInterval(progressTimer);
+        ctx.signal.removeEventListener("abort", onAbort);
+        this.#onMessage = null;
+        this.#onTimeout = null;
+      };
+      const job: Job<T> = {
+        id,
+        slots: this.#slots.length,
+        post: (slot, message) => this.#slots[slot].worker.postMessage(message),
+        finish: (value) => {
+          if (done) return;
+          settle();
+          resolve(value);
+        },
+        fail: (error) => {
+          if (done) return;
+          settle();
+          reject(error);
+        },
+        setCutoff: (batch) => Atomics.store(ints, CTL_CUTOFF, batch),
+      };
+      const onAbort = () => {
+        job.fail(new JobAbortedError());
+        this.#stopBusy();
+      };
+      ctx.signal.addEventListener("abort", onAbort);
+      this.#onMessage = (slot, message) => {
+        if (done) return;
+        if (message.t === "failed") {
+          job.fail(new Error(message.message));
+          return;
+        }
+        if ("job" in message && message.job !== id) return;
+        try {
+          driver.onMessage(job, slot, message);
+        } catch (error) {
+          job.fail(error instanceof Error ? error : new Error(String(error)));
+        }
+      };
+      this.#onTimeout = (slot) => {
+        const base = CTL_SLOT + 4 * slot;
+        const file = ints[base] === id
+          ? ctx.fileOf?.(ints[base + 1], ints[base + 2]) ?? "(unknown file)"
+          : "(a file of a cancelled search)";
+        job.fail(new ScanTimeoutError(file));
+      };
+      try {
+        driver.start(job);
+      } catch (error) {
+        job.fail(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+}
+
+let shared: SearchPool | null = null;
+
+/** The process-wide pool. */
+export function searchPool(): SearchPool {
+  shared ??= new SearchPool();
+  return shared;
+}

@@ -1,0 +1,77 @@
+/**
+ * Messages between the search pool (main thread) and its workers, and the shared control block.
+ * Everything here is structured-cloneable.
+ */
+import type { WorkspaceOptions } from "../workspace/workspace.ts";
+import type { PatternSpec } from "./pattern.ts";
+import type { ContentOptions } from "./content_lines.ts";
+
+export type GrepMode = "files_with_matches" | "content" | "count";
+
+/** Int32 slots of the control block. */
+export const CTL_JOB = 0; // the job workers may work on; others are dropped
+export const CTL_CUTOFF = 1; // batches above this one report counts only (no lines)
+export const CTL_SCANNED = 2; // files scanned, for progress
+/** Per worker slot: Int32 [job, batch, file index] at CTL_SLOT + 4 * slot. */
+export const CTL_SLOT = 4;
+export const CTL_INTS = 16;
+/** Float64 stamp (Date.now() when the current file's scan began, 0 when idle) per slot. */
+export const CTL_STAMP_OFFSET = CTL_INTS * 4;
+export const MAX_WORKERS = 3;
+export const CTL_BYTES = CTL_STAMP_OFFSET + 8 * MAX_WORKERS;
+
+export interface InitMessage {
+  t: "init";
+  control: SharedArrayBuffer;
+  slot: number;
+}
+
+/** Walk `base` and post the files that pass the filters in batches (grep) or with mtimes (glob). */
+export interface WalkMessage {
+  t: "walk";
+  job: number;
+  ws: WorkspaceOptions;
+  base: string;
+  kind: "grep" | "glob";
+  /** ripgrep -g globs, relative to base. */
+  globs: string[];
+  /** Basename globs of the chosen file types (any must match), or empty for no type filter. */
+  typeGlobs: string[];
+  batchSize: number;
+}
+
+export interface SearchMessage {
+  t: "search";
+  job: number;
+  batch: number;
+  files: string[];
+  ws: WorkspaceOptions;
+  spec: PatternSpec;
+  mode: GrepMode;
+  content: ContentOptions;
+}
+
+export interface ListMessage {
+  t: "list";
+  job: number;
+  ws: WorkspaceOptions;
+  base: string;
+  depth: number;
+}
+
+export type ToWorker = InitMessage | WalkMessage | SearchMessage | ListMessage;
+
+/** [path, count] or, in content mode within the cutoff, [path, count, output lines]. */
+export type FileResult = [string, number] | [string, number, string[]];
+
+/** [rel, isDir, size, child count (-1 when not cut by depth)]. */
+export type ListEntry = [string, boolean, number, number];
+
+export type FromWorker =
+  | { t: "files"; job: number; batch: number; files: string[] }
+  | { t: "globbed"; job: number; entries: [string, number][] }
+  | { t: "walked"; job: number; batches: number; walked: number }
+  | { t: "searched"; job: number; batch: number; results: FileResult[]; scanned: number }
+  | { t: "listed"; job: number; entries: ListEntry[] }
+  | { t: "failed"; job: number; message: string }
+  | { t: "ready" };

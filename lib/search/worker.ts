@@ -1,0 +1,187 @@
+/**
+ * A search worker: walks, matches globs, reads and scans files with synchronous calls (no async
+ * round trip per small file), and posts results in batches. It checks the control block between
+ * files, so a cancelled job stops at the next file; a stuck regex is ended by the pool
+ * terminating this worker.
+ */
+/// <reference lib="deno.worker" />
+import { Workspace, type WorkspaceOptions } from "../workspace/workspace.ts";
+import { globFilter } from "./glob_match.ts";
+import { createMatcher, type Matcher } from "./matcher.ts";
+import { decodeForSearch } from "./decode.ts";
+import { contentLines } from "./content_lines.ts";
+import {
+  CTL_CUTOFF,
+  CTL_INTS,
+  CTL_JOB,
+  CTL_SCANNED,
+  CTL_SLOT,
+  CTL_STAMP_OFFSET,
+  type FileResult,
+  type FromWorker,
+  type ListEntry,
+  type ListMessage,
+  type SearchMessage,
+  type ToWorker,
+  type WalkMessage,
+} from "./protocol.ts";
+
+let ints: Int32Array<ArrayBufferLike> = new Int32Array(new SharedArrayBuffer(CTL_INTS * 4));
+let stamps: Float64Array<ArrayBufferLike> = new Float64Array(1);
+let slot = 0;
+
+const workspaces = new Map<string, Workspace>();
+let matcherKey = "";
+let matcher: Matcher | null = null;
+
+function post(message: FromWorker): void {
+  self.postMessage(message);
+}
+
+function current(job: number): boolean {
+  return Atomics.load(ints, CTL_JOB) === job;
+}
+
+function workspaceFor(options: WorkspaceOptions): Workspace {
+  const key = JSON.stringify(options);
+  let ws = workspaces.get(key);
+  if (ws === undefined) {
+    ws = Workspace.openSync(options);
+    if (workspaces.size > 8) workspaces.clear();
+    workspaces.set(key, ws);
+  }
+  return ws;
+}
+
+function relativeTo(base: string, rel: string): string {
+  return base === "" ? rel : rel.slice(base.length + 1);
+}
+
+function walk(message: WalkMessage): void {
+  const ws = workspaceFor(message.ws);
+  const keep = message.globs.length > 0 ? globFilter(message.globs) : null;
+  const typeKeep = message.typeGlobs.length > 0 ? globFilter(message.typeGlobs) : null;
+  const stat = message.kind === "glob";
+  let batch: string[] = [];
+  let globbed: [string, number][] = [];
+  let batches = 0;
+  let walked = 0;
+  for (const entry of ws.walk(message.base, { stat })) {
+    if (entry.isDir) continue;
+    if ((++walked & 255) === 0 && !current(message.job)) return;
+    const rel = relativeTo(message.base, entry.rel);
+    if (keep !== null && !keep(rel === "" ? entry.rel : rel)) continue;
+    if (typeKeep !== null && !typeKeep(entry.rel)) continue;
+    if (stat) {
+      globbed.push([entry.rel, entry.mtimeMs]);
+      if (globbed.length >= 4096) {
+        post({ t: "globbed", job: message.job, entries: globbed });
+        globbed = [];
+      }
+    } else {
+      batch.push(entry.rel);
+      if (batch.length >= message.batchSize) {
+        post({ t: "files", job: message.job, batch: batches++, files: batch });
+        batch = [];
+      }
+    }
+  }
+  if (globbed.length > 0) post({ t: "globbed", job: message.job, entries: globbed });
+  if (batch.length > 0) post({ t: "files", job: message.job, batch: batches++, files: batch });
+  post({ t: "walked", job: message.job, batches, walked });
+}
+
+function matcherFor(message: SearchMessage): Matcher {
+  const spec = message.spec;
+  const key = `${spec.multiline}/${spec.flags}/${spec.source}`;
+  if (matcher === null || key !== matcherKey) {
+    matcher = createMatcher(spec);
+    matcherKey = key;
+  }
+  return matcher;
+}
+
+function search(message: SearchMessage): void {
+  const ws = workspaceFor(message.ws);
+  const m = matcherFor(message);
+  const collect = message.mode === "content" && message.batch <= Atomics.load(ints, CTL_CUTOFF);
+  const results: FileResult[] = [];
+  const base = CTL_SLOT + 4 * slot;
+  ints[base] = message.job;
+  ints[base + 1] = message.batch;
+  let scanned = 0;
+  for (let i = 0; i < message.files.length; i++) {
+    if (!current(message.job)) break;
+    const rel = message.files[i];
+    ints[base + 2] = i;
+    stamps[slot] = Date.now();
+    let bytes: Uint8Array;
+    try {
+      bytes = ws.readFileSync(rel);
+    } catch {
+      stamps[slot] = 0;
+      continue; // vanished or refused meanwhile: not served, so not searched
+    }
+    const text = decodeForSearch(bytes);
+    scanned++;
+    if (text !== null) {
+      const r = m.scanText(text, { wantLines: collect });
+      if (r.count > 0) {
+        if (collect && r.lines !== undefined) {
+          results.push([rel, r.count, contentLines(rel, text, r.lines, message.content)]);
+        } else results.push([rel, r.count]);
+      }
+    }
+    stamps[slot] = 0;
+  }
+  Atomics.add(ints, CTL_SCANNED, scanned);
+  if (current(message.job)) {
+    post({ t: "searched", job: message.job, batch: message.batch, results, scanned });
+  }
+}
+
+function list(message: ListMessage): void {
+  const ws = workspaceFor(message.ws);
+  const entries: ListEntry[] = [];
+  let n = 0;
+  for (const entry of ws.walk(message.base, { dirs: true, stat: true, maxDepth: message.depth })) {
+    if ((++n & 255) === 0 && !current(message.job)) return;
+    if (entry.rel === message.base) continue;
+    let children = -1;
+    if (entry.isDir) {
+      const depth = message.base === "" ? entry.rel.split("/").length : relativeTo(
+        message.base,
+        entry.rel,
+      ).split("/").length;
+      if (depth >= message.depth) {
+        children = 0;
+        for (const _ of ws.walk(entry.rel, { dirs: true, maxDepth: 1 })) {
+          if (_.rel !== entry.rel) children++;
+        }
+      }
+    }
+    entries.push([entry.rel, entry.isDir, entry.size, children]);
+  }
+  post({ t: "listed", job: message.job, entries });
+}
+
+self.onmessage = (event: MessageEvent<ToWorker>) => {
+  const message = event.data;
+  if (message.t === "init") {
+    ints = new Int32Array(message.control, 0, CTL_INTS);
+    stamps = new Float64Array(message.control, CTL_STAMP_OFFSET);
+    slot = message.slot;
+    post({ t: "ready" });
+    return;
+  }
+  if (!current(message.job)) return;
+  try {
+    if (message.t === "walk") walk(message);
+    else if (message.t === "search") search(message);
+    else list(message);
+  } catch (error) {
+    stamps[slot] = 0;
+    const text = error instanceof Error ? error.message : String(error);
+    post({ t: "failed", job: message.job, message: text });
+  }
+};

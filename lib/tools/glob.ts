@@ -1,0 +1,110 @@
+/** glob: files by ripgrep -g pattern, most recently modified first (TOOLS.md "glob"). */
+import { type Tool, type ToolContext, toolError, type ToolResult } from "./tool.ts";
+import {
+  comparePaths,
+  hintLine,
+  isResult,
+  readOnlyAnnotations,
+  resolvePath,
+  searchFailure,
+  workspaceOf,
+} from "./tool_support.ts";
+import { compileGlob } from "../search/glob_match.ts";
+import { capNote, lineSize, takePage } from "../search/paging.ts";
+import { searchPool } from "../search/pool.ts";
+import { runGlob } from "../search/walk_jobs.ts";
+
+const DEFAULT_LIMIT = 100;
+
+const inputSchema = {
+  type: "object",
+  properties: {
+    pattern: {
+      type: "string",
+      description: 'ripgrep -g glob, e.g. "**/*.ts", "*.{json,yaml}", "src/**/test_*.py"',
+    },
+    path: { type: "string", description: "Folder to search (default: workspace root)" },
+    head_limit: {
+      type: "integer",
+      minimum: 0,
+      description: "Max files (default 100; 0 = all)",
+    },
+    offset: { type: "integer", minimum: 0, default: 0, description: "Files to skip" },
+  },
+  required: ["pattern"],
+  additionalProperties: false,
+};
+
+const outputSchema = {
+  type: "object",
+  properties: {
+    files: { type: "array", items: { type: "string" }, description: "Matching files" },
+    total: { type: "integer", description: "All matching files" },
+    offset: { type: "integer", description: "First file shown" },
+    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    truncated: { type: "boolean", description: "More files remain" },
+  },
+  required: ["files", "total", "offset", "truncated"],
+  additionalProperties: false,
+};
+
+async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const ws = workspaceOf(ctx);
+  if (isResult(ws)) return ws;
+  const pattern = String(args.pattern);
+  try {
+    compileGlob(pattern);
+  } catch (error) {
+    return toolError((error as Error).message);
+  }
+  const base = resolvePath(ws, args.path);
+  if (isResult(base)) return base;
+  let found: [string, number][];
+  try {
+    found = await runGlob(searchPool(), { ws: ws.options, base, globs: [pattern] }, {
+      signal: ctx.signal,
+      progress: (n) => ctx.progress(n),
+      timeoutMs: ctx.config.regexTimeoutMs,
+    });
+  } catch (error) {
+    return searchFailure(error, pattern, ctx.config.regexTimeoutMs);
+  }
+  found.sort((a, b) => b[1] - a[1] || comparePaths(a[0], b[0]));
+  const files = found.map((f) => f[0]);
+  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const page = takePage(files, {
+    offset,
+    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    defaultLimit: DEFAULT_LIMIT,
+    budgetChars: ctx.config.maxOutputChars,
+  }, lineSize);
+  const lines = [...page.items];
+  if (page.nextOffset !== undefined) {
+    lines.push(
+      hintLine(
+        `${files.length - page.nextOffset} more files`,
+        page.nextOffset,
+        capNote(page.cutBy),
+      ),
+    );
+  }
+  if (lines.length === 0) lines.push(files.length > 0 ? "No more files" : "No files found");
+  const structured: Record<string, unknown> = { files: page.items, total: files.length, offset };
+  if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
+  structured.truncated = page.nextOffset !== undefined;
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+}
+
+export const globTool: Tool = {
+  name: "glob",
+  title: "Find files by name",
+  description: "Find files by glob, ripgrep -g style: a pattern without / matches file names at " +
+    "any depth (*.ts), one with / matches the path under path (src/**/*.ts); ** spans folders, " +
+    "{a,b} alternates, dotfiles match, case-sensitive. Most recently modified first. Ignored, " +
+    ".git and secret files are left out. Pages with head_limit (default 100) and offset.",
+  inputSchema,
+  outputSchema,
+  annotations: readOnlyAnnotations("Find files by name"),
+  heavy: true,
+  run,
+};

@@ -1,0 +1,213 @@
+/** grep: ripgrep-compatible search over the workspace (TOOLS.md "grep"). */
+import { type Tool, type ToolContext, toolError, type ToolResult } from "./tool.ts";
+import {
+  hintLine,
+  isFile,
+  isResult,
+  readOnlyAnnotations,
+  resolvePath,
+  searchFailure,
+  workspaceOf,
+} from "./tool_support.ts";
+import { translatePattern } from "../search/pattern.ts";
+import { FILE_TYPES } from "../search/file_types.ts";
+import { compileGlob } from "../search/glob_match.ts";
+import { capNote, HARD_CAP_CHARS, lineSize, takePage } from "../search/paging.ts";
+import { searchPool } from "../search/pool.ts";
+import { runGrep } from "../search/grep_job.ts";
+import type { GrepMode } from "../search/protocol.ts";
+
+const MODES: GrepMode[] = ["files_with_matches", "content", "count"];
+const MAX_CONTEXT = 1000;
+
+const inputSchema = {
+  type: "object",
+  properties: {
+    pattern: {
+      type: "string",
+      description: "JavaScript regex (no u flag unless \\p{ or \\u{ is used; (?i) prefix = -i)",
+    },
+    path: { type: "string", description: "File or folder to search (default: workspace root)" },
+    glob: {
+      type: "string",
+      description: 'ripgrep -g glob, e.g. "*.ts", "src/**/*.{ts,tsx}", "!*.min.js"',
+    },
+    type: { type: "string", description: "ripgrep file type, e.g. ts, js, py, rust, go" },
+    output_mode: {
+      type: "string",
+      enum: MODES,
+      default: "files_with_matches",
+      description: "files_with_matches: paths; content: matching lines; count: path:N",
+    },
+    "-i": { type: "boolean", default: false, description: "Case-insensitive" },
+    "-n": { type: "boolean", default: true, description: "Line numbers (content mode)" },
+    "-A": { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: "Lines after" },
+    "-B": { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: "Lines before" },
+    "-C": { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: "Lines around" },
+    multiline: {
+      type: "boolean",
+      default: false,
+      description: "Match across lines (rg -U --multiline-dotall)",
+    },
+    fixed_strings: { type: "boolean", default: false, description: "Pattern is a literal" },
+    head_limit: {
+      type: "integer",
+      minimum: 0,
+      description: "Max entries (files, lines or counts); 0 = all",
+    },
+    offset: { type: "integer", minimum: 0, default: 0, description: "Entries to skip" },
+  },
+  required: ["pattern"],
+  additionalProperties: false,
+};
+
+const outputSchema = {
+  type: "object",
+  properties: {
+    mode: { type: "string", enum: MODES, description: "The output mode" },
+    files: { type: "array", items: { type: "string" }, description: "Matching files" },
+    lines: { type: "array", items: { type: "string" }, description: "path:N:text lines" },
+    counts: { type: "array", items: { type: "string" }, description: "path:N entries" },
+    total_files: { type: "integer", description: "Files with matches" },
+    total_matches: { type: "integer", description: "Matching lines in all files" },
+    offset: { type: "integer", description: "First entry shown" },
+    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    truncated: { type: "boolean", description: "More entries remain" },
+  },
+  required: ["mode", "total_files", "total_matches", "offset", "truncated"],
+  additionalProperties: false,
+};
+
+function optionalInt(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
+}
+
+async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const ws = workspaceOf(ctx);
+  if (isResult(ws)) return ws;
+  const pattern = String(args.pattern);
+  const mode = (args.output_mode ?? "files_with_matches") as GrepMode;
+  const offset = optionalInt(args.offset) ?? 0;
+  const limit = optionalInt(args.head_limit) ?? null;
+  const compiled = translatePattern(pattern, {
+    ignoreCase: args["-i"] === true,
+    fixedStrings: args.fixed_strings === true,
+    multiline: args.multiline === true,
+  });
+  if ("error" in compiled) return toolError(compiled.error);
+  const globs: string[] = [];
+  if (typeof args.glob === "string" && args.glob !== "") {
+    try {
+      compileGlob(args.glob);
+    } catch (error) {
+      return toolError((error as Error).message);
+    }
+    globs.push(args.glob);
+  }
+  let typeGlobs: string[] = [];
+  if (typeof args.type === "string") {
+    const globsOfType = FILE_TYPES[args.type];
+    if (globsOfType === undefined || !Object.hasOwn(FILE_TYPES, args.type)) {
+      return toolError(
+        `Unknown file type "${args.type}"; use one of: ${Object.keys(FILE_TYPES).join(", ")}`,
+      );
+    }
+    typeGlobs = [...globsOfType];
+  }
+  const base = resolvePath(ws, args.path);
+  if (isResult(base)) return base;
+  const file = base === "" ? false : await isFile(ws, base);
+  if (isResult(file)) return file;
+  const contextAround = optionalInt(args["-C"]) ?? 0;
+  const content = {
+    before: optionalInt(args["-B"]) ?? contextAround,
+    after: optionalInt(args["-A"]) ?? contextAround,
+    lineNumbers: args["-n"] !== false,
+  };
+  const budget = ctx.config.maxOutputChars;
+  let outcome;
+  try {
+    outcome = await runGrep(searchPool(), {
+      ws: ws.options,
+      base,
+      single: file,
+      globs,
+      typeGlobs,
+      spec: compiled.spec,
+      mode,
+      content,
+      collectLines: limit === null || limit === 0 ? Infinity : offset + limit + 1,
+      collectChars: limit === null && budget > 0 ? budget + 1 : HARD_CAP_CHARS + 1,
+      offset,
+    }, {
+      signal: ctx.signal,
+      progress: (n) => ctx.progress(n),
+      timeoutMs: ctx.config.regexTimeoutMs,
+    });
+  } catch (error) {
+    return searchFailure(error, pattern, ctx.config.regexTimeoutMs);
+  }
+  const results = outcome.results;
+  const totalFiles = results.length;
+  let totalMatches = 0;
+  for (const r of results) totalMatches += r[1];
+
+  let entries: string[];
+  if (mode === "files_with_matches") entries = results.map((r) => r[0]);
+  else if (mode === "count") entries = results.map((r) => `${r[0]}:${r[1]}`);
+  else {
+    entries = [];
+    const separate = content.before > 0 || content.after > 0;
+    for (const r of results) {
+      if (r.length !== 3) break;
+      if (separate && entries.length > 0) entries.push("--");
+      for (const line of r[2]) entries.push(line);
+    }
+  }
+  const page = takePage(entries, {
+    offset,
+    limit,
+    defaultLimit: Infinity,
+    budgetChars: budget,
+  }, lineSize);
+  const lines = [...page.items];
+  if (page.nextOffset !== undefined) {
+    let remaining: string;
+    if (mode === "content") {
+      remaining = outcome.complete
+        ? `${entries.length - page.nextOffset} more lines`
+        : `more lines (${totalMatches} matching lines in ${totalFiles} files in all)`;
+    } else remaining = `${entries.length - page.nextOffset} more files`;
+    lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
+  }
+  if (lines.length === 0) {
+    lines.push(offset > 0 && entries.length > 0 ? "No more matches" : "No matches found");
+  }
+  const key = mode === "files_with_matches" ? "files" : mode === "count" ? "counts" : "lines";
+  const structured: Record<string, unknown> = {
+    mode,
+    [key]: page.items,
+    total_files: totalFiles,
+    total_matches: totalMatches,
+    offset,
+  };
+  if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
+  structured.truncated = page.nextOffset !== undefined;
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+}
+
+export const grepTool: Tool = {
+  name: "grep",
+  title: "Search file contents",
+  description: "Search file contents with a regex, like ripgrep (rg --hidden). Matching is per " +
+    "line unless multiline. Ignored, .git and secret files are skipped, binary files too. " +
+    "output_mode: files_with_matches (default, sorted paths), content (path:line:text, context " +
+    "lines path-line-text, -- between groups), count (path:N matching lines). head_limit/offset " +
+    "page by files, output lines or counts; without head_limit the result is kept small and " +
+    "says how to get the rest. Totals cover every match.",
+  inputSchema,
+  outputSchema,
+  annotations: readOnlyAnnotations("Search file contents"),
+  heavy: true,
+  run,
+};

@@ -1,0 +1,70 @@
+/** Small pieces every code tool shares: annotations, workspace checks, error mapping. */
+import type { ToolAnnotations, ToolContext, ToolResult } from "./tool.ts";
+import { toolError } from "./tool.ts";
+import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
+import { JobAbortedError, ScanTimeoutError } from "../search/pool.ts";
+
+export const NO_WORKSPACE = "No workspace: restart shipcode-mcp with --root DIR";
+
+export function readOnlyAnnotations(title: string): ToolAnnotations {
+  return { title, readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+}
+
+/** The workspace, or the isError result to return. */
+export function workspaceOf(ctx: ToolContext): Workspace | ToolResult {
+  return ctx.workspace ?? toolError(NO_WORKSPACE);
+}
+
+export function isResult(value: unknown): value is ToolResult {
+  return typeof value === "object" && value !== null && "content" in value;
+}
+
+/** Root-relative path of `input` (default: the root), or the isError result. */
+export function resolvePath(ws: Workspace, input: unknown): string | ToolResult {
+  try {
+    return ws.resolve(typeof input === "string" ? input : "").rel;
+  } catch (error) {
+    if (error instanceof WorkspaceError) return toolError(error.message);
+    throw error;
+  }
+}
+
+/** True for a file, false for a folder, or the isError result (missing, refused, ...). */
+export async function isFile(ws: Workspace, rel: string): Promise<boolean | ToolResult> {
+  try {
+    const opened = await ws.openFile(rel);
+    opened.file.close();
+    return true;
+  } catch (error) {
+    if (error instanceof WorkspaceError) {
+      if (error.reason === "is-a-directory") return false;
+      return toolError(error.message);
+    }
+    throw error;
+  }
+}
+
+/** Maps a failed search job to the isError result the model sees. */
+export function searchFailure(error: unknown, pattern: string, timeoutMs: number): ToolResult {
+  if (error instanceof ScanTimeoutError) {
+    return toolError(
+      `Search stopped: scanning "${error.file}" for pattern "${pattern}" took over ${timeoutMs} ms; ` +
+        `simplify the pattern (avoid nested quantifiers such as (a+)+) or narrow path or glob`,
+    );
+  }
+  if (error instanceof JobAbortedError) return toolError("The search was cancelled");
+  if (error instanceof Error) return toolError(error.message);
+  return toolError(String(error));
+}
+
+/** Compares root-relative paths segment by segment (the order of `rg --files --sort path`). */
+export function comparePaths(a: string, b: string): number {
+  const x = a.replaceAll("/", "\0");
+  const y = b.replaceAll("/", "\0");
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The next-page hint, the last text line of a cut result. */
+export function hintLine(remaining: string, nextOffset: number, note = ""): string {
+  return `[... ${remaining}${note}; call again with offset=${nextOffset}]`;
+}

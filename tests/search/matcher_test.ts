@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { createMatcher } from "../../lib/search/matcher.ts";
+import { contentLines } from "../../lib/search/content_lines.ts";
+import { decodeForSearch } from "../../lib/search/decode.ts";
+import { translatePattern } from "../../lib/search/pattern.ts";
+
+function matcher(pattern: string, options: { i?: boolean; multiline?: boolean } = {}) {
+  const r = translatePattern(pattern, {
+    ignoreCase: options.i ?? false,
+    fixedStrings: false,
+    multiline: options.multiline ?? false,
+  });
+  if ("error" in r) throw new Error(r.error);
+  return createMatcher(r.spec);
+}
+
+function lines(pattern: string, text: string, options: { i?: boolean; multiline?: boolean } = {}) {
+  return matcher(pattern, options).scanText(text, { wantLines: true });
+}
+
+Deno.test("matcher: counts matching lines, not matches", () => {
+  assert.deepEqual(lines("o", "foo foo\nbar\nfoo\n"), { count: 2, lines: [0, 2] });
+});
+
+Deno.test("matcher: a CR before LF is dropped, so $ matches before it", () => {
+  assert.deepEqual(lines("foo$", "foo\r\nbar\r\n"), { count: 1, lines: [0] });
+});
+
+Deno.test("matcher: a match never spans lines", () => {
+  assert.equal(lines("a\\sb", "a\nb\n").count, 0);
+  assert.equal(lines("a[^x]b", "a\nb\n").count, 0);
+  assert.equal(lines("a\\Wb", "a\nb\n").count, 0);
+});
+
+Deno.test("matcher: ^ and $ anchor at each line", () => {
+  assert.deepEqual(lines("^b", "ab\nb\n"), { count: 1, lines: [1] });
+});
+
+Deno.test("matcher: a last line without LF is searched", () => {
+  assert.deepEqual(lines("z", "a\nz"), { count: 1, lines: [1] });
+});
+
+Deno.test("matcher: an empty pattern matches every line but not after the final LF", () => {
+  assert.equal(lines("", "a\nb\n").count, 2);
+  assert.equal(lines("", "").count, 0);
+});
+
+Deno.test("matcher: the literal, whole-text and per-line strategies agree", () => {
+  const text = "alpha_RESUME x\nbeta\n  PM_RESUME(1)\r\nfoo PM_RESUMEx\nlast PM_RESUME";
+  // literal prefilter
+  assert.equal(lines("PM_RESUME", text).count, 3);
+  // whole-text scan (no required literal under i)
+  assert.equal(lines("pm_resume", text, { i: true }).count, 3);
+  // lookaround forces per-line matching
+  assert.equal(lines("PM_RESUME(?!x)", text).count, 2);
+  assert.equal(lines("(?<=^|\\s)PM_RESUME\\b", text).count, 2);
+});
+
+Deno.test("matcher: a lookahead does not see the next line", () => {
+  assert.deepEqual(lines("a(?!\\nb)$", "a\nb\n"), { count: 1, lines: [0] });
+});
+
+Deno.test("matcher: alternation of literals finds each line once", () => {
+  assert.deepEqual(lines("foo|bar", "foo bar\nbaz\nbar\n"), { count: 2, lines: [0, 2] });
+});
+
+Deno.test("matcher: multiline counts matches when the pattern can match a newline", () => {
+  assert.equal(lines("o\\nf|o\\nx", "foo foo\nfoo\nxx\n", { multiline: true }).count, 2);
+  assert.equal(lines("start.*?end", "start\nmid\nend\nstart\nend\n", { multiline: true }).count, 2);
+});
+
+Deno.test("matcher: multiline counts lines when the pattern cannot match a newline", () => {
+  assert.equal(lines("o", "foo foo\nfoo\nxx\n", { multiline: true }).count, 2);
+});
+
+Deno.test("matcher: multiline shows every line a match spans", () => {
+  assert.deepEqual(lines("b\\nc", "a\nb\nc\nd\n", { multiline: true }).lines, [1, 2]);
+});
+
+Deno.test("decode: a NUL byte anywhere makes the file binary", () => {
+  const bytes = new TextEncoder().encode("text\n".repeat(20000) + "\0");
+  assert.equal(decodeForSearch(bytes), null);
+});
+
+Deno.test("decode: a UTF-8 BOM is dropped and multi-byte text kept", () => {
+  const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode("é\n")]);
+  assert.equal(decodeForSearch(bytes), "é\n");
+});
+
+Deno.test("content_lines: matches use :, context uses -, -- separates groups", () => {
+  const text = Array.from({ length: 12 }, (_, i) => `line${i + 1}`).join("\n") + "\n";
+  const out = contentLines("f", text, [2, 4, 9], { before: 1, after: 1, lineNumbers: true });
+  assert.deepEqual(out, [
+    "f-2-line2",
+    "f:3:line3",
+    "f-4-line4",
+    "f:5:line5",
+    "f-6-line6",
+    "--",
+    "f-9-line9",
+    "f:10:line10",
+    "f-11-line11",
+  ]);
+});
+
+Deno.test("content_lines: without line numbers lines are path:text", () => {
+  assert.deepEqual(contentLines("f", "a\nb\n", [1], { before: 1, after: 0, lineNumbers: false }), [
+    "f-a",
+    "f:b",
+  ]);
+});
+
+Deno.test("content_lines: lines over 2000 characters are cut with the rest counted", () => {
+  const out = contentLines("f", "x".repeat(2500) + "\n", [0], {
+    before: 0,
+    after: 0,
+    lineNumbers: true,
+  });
+  assert.equal(out[0], `f:1:${"x".repeat(2000)}... [+500 chars]`);
+});
