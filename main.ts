@@ -65,7 +65,7 @@ async function main(): Promise<number> {
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
 
-  await server.serve(Deno.stdin.readable, Deno.stdout.writable, {
+  await server.serve(Deno.stdin, Deno.stdout, {
     maxMessageBytes: config.maxMessageBytes,
     onInitialized: () => {
       warmValidator();

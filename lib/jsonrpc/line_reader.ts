@@ -11,86 +11,115 @@ export type LineEvent = { kind: "line"; text: string } | { kind: "too-long" };
 const LF = 0x0a;
 const CR = 0x0d;
 
-export class LineReader extends TransformStream<Uint8Array, LineEvent> {
+/**
+ * The splitting state machine, fed chunk by chunk: `push` returns the events a chunk completes,
+ * `end` the event of a last line without LF.
+ */
+export class LineSplitter {
+  readonly #max: number;
+  readonly #decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  #parts: Uint8Array[] = [];
+  #buffered = 0;
+  #discarding = false;
+
   constructor(maxLineBytes: number) {
     if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
       throw new RangeError(`maxLineBytes must be a positive integer, got ${maxLineBytes}`);
     }
-    const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
-    let parts: Uint8Array[] = [];
-    let buffered = 0;
-    let discarding = false;
+    this.#max = maxLineBytes;
+  }
 
-    function emit(
-      controller: TransformStreamDefaultController<LineEvent>,
-      tail: Uint8Array,
-    ): void {
-      let bytes: Uint8Array;
-      if (parts.length === 0) {
-        bytes = tail;
+  push(chunk: Uint8Array): LineEvent[] {
+    const events: LineEvent[] = [];
+    let start = 0;
+    while (start < chunk.length) {
+      const lf = chunk.indexOf(LF, start);
+      if (lf === -1) {
+        this.#keep(events, chunk.subarray(start));
+        break;
+      }
+      if (this.#discarding) {
+        this.#discarding = false;
+      } else if (this.#buffered + (lf - start) > this.#max + 1) {
+        // +1: a CR right before the LF is dropped and does not count.
+        this.#parts = [];
+        this.#buffered = 0;
+        events.push({ kind: "too-long" });
       } else {
-        bytes = new Uint8Array(buffered + tail.length);
-        let at = 0;
-        for (const part of parts) {
-          bytes.set(part, at);
-          at += part.length;
-        }
-        bytes.set(tail, at);
-        parts = [];
+        this.#emit(events, chunk.subarray(start, lf));
       }
-      buffered = 0;
-      let end = bytes.length;
-      if (end > 0 && bytes[end - 1] === CR) end--;
-      if (end > maxLineBytes) {
-        controller.enqueue({ kind: "too-long" });
-        return;
-      }
-      const text = decoder.decode(bytes.subarray(0, end));
-      if (text.trim() !== "") controller.enqueue({ kind: "line", text });
+      start = lf + 1;
     }
+    return events;
+  }
 
-    function keep(
-      controller: TransformStreamDefaultController<LineEvent>,
-      piece: Uint8Array,
-    ): void {
-      if (discarding || piece.length === 0) return;
-      // A CR may still be dropped if LF follows, so allow one byte over the cap before refusing.
-      if (buffered + piece.length > maxLineBytes + 1) {
-        parts = [];
-        buffered = 0;
-        discarding = true;
-        controller.enqueue({ kind: "too-long" });
-        return;
+  end(): LineEvent[] {
+    const events: LineEvent[] = [];
+    if (!this.#discarding && this.#buffered > 0) this.#emit(events, new Uint8Array(0));
+    this.#discarding = false;
+    return events;
+  }
+
+  #emit(events: LineEvent[], tail: Uint8Array): void {
+    let bytes = tail;
+    if (this.#parts.length > 0) {
+      bytes = new Uint8Array(this.#buffered + tail.length);
+      let at = 0;
+      for (const part of this.#parts) {
+        bytes.set(part, at);
+        at += part.length;
       }
-      // Copy: the producer may reuse its buffer once the chunk is handed over.
-      parts.push(piece.slice());
-      buffered += piece.length;
+      bytes.set(tail, at);
+      this.#parts = [];
     }
+    this.#buffered = 0;
+    let end = bytes.length;
+    if (end > 0 && bytes[end - 1] === CR) end--;
+    if (end > this.#max) {
+      events.push({ kind: "too-long" });
+      return;
+    }
+    const text = this.#decoder.decode(bytes.subarray(0, end));
+    if (!isBlank(text)) events.push({ kind: "line", text });
+  }
 
+  #keep(events: LineEvent[], piece: Uint8Array): void {
+    if (this.#discarding || piece.length === 0) return;
+    if (this.#buffered + piece.length > this.#max + 1) {
+      // Never buffer an over-long line whole: drop what came and skip to the next LF.
+      this.#parts = [];
+      this.#buffered = 0;
+      this.#discarding = true;
+      events.push({ kind: "too-long" });
+      return;
+    }
+    // Copy: the producer may reuse its buffer once the chunk is handed over.
+    this.#parts.push(piece.slice());
+    this.#buffered += piece.length;
+  }
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x20 && c < 0x7f) return false;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0b && c !== 0x0c) {
+      return text.trim() === "";
+    }
+  }
+  return true;
+}
+
+/** The splitter as a stream of line events (TextLineStream-style). */
+export class LineReader extends TransformStream<Uint8Array, LineEvent> {
+  constructor(maxLineBytes: number) {
+    const splitter = new LineSplitter(maxLineBytes);
     super({
       transform(chunk, controller) {
-        let start = 0;
-        while (start < chunk.length) {
-          const lf = chunk.indexOf(LF, start);
-          if (lf === -1) {
-            keep(controller, chunk.subarray(start));
-            return;
-          }
-          if (discarding) {
-            discarding = false;
-          } else if (buffered + (lf - start) > maxLineBytes + 1) {
-            parts = [];
-            buffered = 0;
-            controller.enqueue({ kind: "too-long" });
-          } else {
-            emit(controller, chunk.subarray(start, lf));
-          }
-          start = lf + 1;
-        }
+        for (const event of splitter.push(chunk)) controller.enqueue(event);
       },
       flush(controller) {
-        if (discarding) return;
-        if (buffered > 0) emit(controller, new Uint8Array(0));
+        for (const event of splitter.end()) controller.enqueue(event);
       },
     });
   }

@@ -1,3 +1,8 @@
+/** Where answers go: Deno.stdout, or an in-memory sink in tests. */
+export interface ByteSink {
+  write(bytes: Uint8Array): Promise<number>;
+}
+
 /**
  * The one writer of outgoing messages. Each message is a complete line; the lines that become
  * ready in the same tick are coalesced into one write, and writes never overlap, so a message
@@ -7,7 +12,7 @@
 const encoder = new TextEncoder();
 
 export class Output {
-  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #sink: ByteSink;
   #queue: string[] = [];
   #scheduled = false;
   #flushing: Promise<void> = Promise.resolve();
@@ -15,8 +20,8 @@ export class Output {
   #onClosed: () => void;
 
   /** `onClosed` runs once if the stream fails (the client went away: EPIPE). */
-  constructor(stream: WritableStream<Uint8Array>, onClosed: () => void) {
-    this.#writer = stream.getWriter();
+  constructor(sink: ByteSink, onClosed: () => void) {
+    this.#sink = sink;
     this.#onClosed = onClosed;
   }
 
@@ -44,7 +49,9 @@ export class Output {
       const text = this.#queue.length === 1 ? this.#queue[0] : this.#queue.join("");
       this.#queue = [];
       try {
-        await this.#writer.write(encoder.encode(text));
+        const bytes = encoder.encode(text);
+        let done = 0;
+        while (done < bytes.length) done += await this.#sink.write(bytes.subarray(done));
       } catch {
         this.#closed = true;
         this.#queue = [];
@@ -60,17 +67,5 @@ export class Output {
       await this.#flushing;
     }
     await this.#flushing;
-  }
-
-  /** Flushes, then closes the stream. */
-  async close(): Promise<void> {
-    await this.flush();
-    if (this.#closed) return;
-    this.#closed = true;
-    try {
-      await this.#writer.close();
-    } catch {
-      // Already gone.
-    }
   }
 }

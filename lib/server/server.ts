@@ -12,12 +12,21 @@ import {
   PARSE_ERROR,
   RpcError,
 } from "../jsonrpc/errors.ts";
-import { LineReader } from "../jsonrpc/line_reader.ts";
+import { type LineEvent, LineSplitter } from "../jsonrpc/line_reader.ts";
 import { decodeMessage, type Id, idKey } from "../jsonrpc/message.ts";
 import { log } from "../log.ts";
 import type { MethodTable, Params } from "./method.ts";
-import { Output } from "./output.ts";
+import { type ByteSink, Output } from "./output.ts";
 import { noProgress, ProgressReporter, progressTokenOf } from "./progress.ts";
+
+/** Where requests come from: Deno.stdin, or an in-memory source in tests. */
+export interface ByteSource {
+  /** Reads into `buffer`; resolves to the byte count, or null at the end of input. */
+  read(buffer: Uint8Array): Promise<number | null>;
+}
+
+/** Bytes read from the input at a time. */
+const READ_SIZE = 256 * 1024;
 
 export interface ServeOptions {
   /** The line cap: longer lines are answered `Request too large` and skipped. */
@@ -47,7 +56,7 @@ export class Server {
   #inFlight = new Map<string, InFlight>();
   #pending = new Set<Promise<void>>();
   #output: Output | undefined;
-  #reader: ReadableStreamDefaultReader<unknown> | undefined;
+  #wake: () => void = () => {};
   #end: ServeEnd | undefined;
   #onInitialized: (() => void) | undefined;
 
@@ -56,27 +65,28 @@ export class Server {
   }
 
   /** Serves until input ends (then waits for in-flight answers), output closes, or shutdown. */
-  async serve(
-    input: ReadableStream<Uint8Array>,
-    output: WritableStream<Uint8Array>,
-    options: ServeOptions,
-  ): Promise<ServeEnd> {
+  async serve(input: ByteSource, output: ByteSink, options: ServeOptions): Promise<ServeEnd> {
     this.#onInitialized = options.onInitialized;
     this.#output = new Output(output, () => this.#stop("output-closed"));
-    const reader = input.pipeThrough(new LineReader(options.maxMessageBytes)).getReader();
-    this.#reader = reader;
-    try {
-      while (this.#end === undefined) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (value.kind === "too-long") this.#send(encodeError(null, TOO_LARGE));
-        else this.#receive(value.text);
+    const splitter = new LineSplitter(options.maxMessageBytes);
+    const stopped = new Promise<null>((resolve) => this.#wake = () => resolve(null));
+    const buffer = new Uint8Array(READ_SIZE);
+    while (this.#end === undefined) {
+      let n: number | null;
+      try {
+        n = await Promise.race([input.read(buffer), stopped]);
+      } catch (error) {
+        log.debug(`input ended: ${String(error)}`);
+        break;
       }
-    } catch (error) {
-      if (this.#end === undefined) log.debug(`input ended: ${String(error)}`);
+      if (n === null || this.#end !== undefined) break;
+      // Every line of a chunk is dispatched before anything is written: instant answers to one
+      // chunk leave together, in arrival order.
+      for (const event of splitter.push(buffer.subarray(0, n))) this.#handle(event);
     }
+    if (this.#end === undefined) { for (const event of splitter.end()) this.#handle(event); }
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
-    if (this.#end !== "output-closed") await this.#output.close();
+    await this.#output.flush();
     return this.#end ?? "eof";
   }
 
@@ -91,7 +101,12 @@ export class Server {
     this.#end = end;
     for (const entry of this.#inFlight.values()) entry.controller.abort(new Error(end));
     this.#inFlight.clear();
-    this.#reader?.cancel().catch(() => {});
+    this.#wake();
+  }
+
+  #handle(event: LineEvent): void {
+    if (event.kind === "too-long") this.#send(encodeError(null, TOO_LARGE));
+    else this.#receive(event.text);
   }
 
   #send(line: string): void {

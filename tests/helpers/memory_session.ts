@@ -41,37 +41,70 @@ export function testMethods(options: MethodOptions = {}): MethodTable {
   });
 }
 
+/** An in-memory stdin: chunks written by the test, then EOF. */
+class MemoryInput {
+  #chunks: Uint8Array[] = [];
+  #ended = false;
+  #wake: (() => void) | undefined;
+
+  push(chunk: Uint8Array): void {
+    this.#chunks.push(chunk);
+    this.#wake?.();
+  }
+
+  end(): void {
+    this.#ended = true;
+    this.#wake?.();
+  }
+
+  async read(buffer: Uint8Array): Promise<number | null> {
+    while (this.#chunks.length === 0) {
+      if (this.#ended) return null;
+      await new Promise<void>((resolve) => this.#wake = resolve);
+    }
+    const chunk = this.#chunks[0];
+    const n = Math.min(chunk.length, buffer.length);
+    buffer.set(chunk.subarray(0, n));
+    if (n === chunk.length) this.#chunks.shift();
+    else this.#chunks[0] = chunk.subarray(n);
+    return n;
+  }
+}
+
 export class MemorySession {
   readonly server: Server;
   readonly ended: Promise<ServeEnd>;
-  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #input = new MemoryInput();
   #lines: string[] = [];
   #partial = "";
   #waiters: Array<() => void> = [];
   #encoder = new TextEncoder();
+  /** Number of writes the server made (coalescing shows as fewer writes than lines). */
+  writes = 0;
 
   constructor(methods: MethodTable, options: { maxMessageBytes?: number } = {}) {
     this.server = new Server(methods);
-    const input = new TransformStream<Uint8Array, Uint8Array>();
-    this.#writer = input.writable.getWriter();
     const decoder = new TextDecoder();
-    const output = new WritableStream<Uint8Array>({
-      write: (chunk) => {
+    const output = {
+      write: (chunk: Uint8Array) => {
+        this.writes++;
         const text = this.#partial + decoder.decode(chunk, { stream: true });
         const parts = text.split("\n");
         this.#partial = parts.pop()!;
         this.#lines.push(...parts);
         for (const wake of this.#waiters.splice(0)) wake();
+        return Promise.resolve(chunk.length);
       },
-    });
-    this.ended = this.server.serve(input.readable, output, {
+    };
+    this.ended = this.server.serve(this.#input, output, {
       maxMessageBytes: options.maxMessageBytes ?? 64 * 1024 * 1024,
     });
   }
 
   /** Writes raw text (add "\n" yourself) as one chunk. */
   async write(text: string | Uint8Array): Promise<void> {
-    await this.#writer.write(typeof text === "string" ? this.#encoder.encode(text) : text);
+    this.#input.push(typeof text === "string" ? this.#encoder.encode(text) : text);
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
 
   /** Writes each line followed by LF, all in one chunk. */
@@ -101,7 +134,7 @@ export class MemorySession {
 
   /** Closes input (EOF) and returns every line not yet read once serving ends. */
   async close(): Promise<string[]> {
-    await this.#writer.close();
+    this.#input.end();
     await this.ended;
     return this.#lines.splice(0);
   }

@@ -413,3 +413,11 @@ Deno.test("resources errors: an RpcError from the provider reaches the wire with
     '{"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"Resource not found","data":{"uri":"file:///w/.env","reason":"secret"}}}',
   );
 });
+
+Deno.test("output: the instant answers to one chunk leave in one write, whole lines only", async () => {
+  const session = new MemorySession(testMethods());
+  await session.send(INIT, ...[...Array(50)].map((_, i) => PING(i + 2)));
+  const lines = await session.close();
+  assert.equal(lines.length, 51);
+  assert.equal(session.writes, 1);
+});
