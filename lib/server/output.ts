@@ -11,6 +11,9 @@ export interface ByteSink {
 
 const encoder = new TextEncoder();
 
+/** The largest reusable encode buffer kept between writes; bigger messages get their own. */
+const MAX_SCRATCH = 32 * 1024 * 1024;
+
 export class Output {
   #sink: ByteSink;
   #queue: string[] = [];
@@ -18,6 +21,8 @@ export class Output {
   #flushing: Promise<void> = Promise.resolve();
   #closed = false;
   #onClosed: () => void;
+  /** Reused for every write: a fresh large buffer per message costs more than encoding it. */
+  #scratch = new Uint8Array(64 * 1024);
 
   /** `onClosed` runs once if the stream fails (the client went away: EPIPE). */
   constructor(sink: ByteSink, onClosed: () => void) {
@@ -49,7 +54,7 @@ export class Output {
       const text = this.#queue.length === 1 ? this.#queue[0] : this.#queue.join("");
       this.#queue = [];
       try {
-        const bytes = encoder.encode(text);
+        const bytes = this.#encode(text);
         let done = 0;
         while (done < bytes.length) done += await this.#sink.write(bytes.subarray(done));
       } catch {
@@ -58,6 +63,18 @@ export class Output {
         this.#onClosed();
       }
     }
+  }
+
+  /** UTF-8 of `text`, in the scratch buffer when it fits (valid until the next call). */
+  #encode(text: string): Uint8Array {
+    if (this.#scratch.length < text.length && text.length <= MAX_SCRATCH) {
+      this.#scratch = new Uint8Array(Math.ceil(text.length * 1.25));
+    }
+    if (this.#scratch.length >= text.length) {
+      const { read, written } = encoder.encodeInto(text, this.#scratch);
+      if (read === text.length) return this.#scratch.subarray(0, written);
+    }
+    return encoder.encode(text);
   }
 
   /** Resolves when everything queued so far has been written (or the stream failed). */
