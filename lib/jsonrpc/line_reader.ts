@@ -1,5 +1,5 @@
 /**
- * Splits a byte stream into text lines (one JSON-RPC message per line) with a byte cap.
+ * Splits a byte stream, chunk by chunk, into text lines (one JSON-RPC message per line) with a byte cap.
  *
  * LF ends a line and one CR right before it is dropped; a last line without LF still counts;
  * blank and whitespace-only lines are skipped. Invalid UTF-8 becomes U+FFFD. A line longer than
@@ -108,19 +108,4 @@ function isBlank(text: string): boolean {
     }
   }
   return true;
-}
-
-/** The splitter as a stream of line events (TextLineStream-style). */
-export class LineReader extends TransformStream<Uint8Array, LineEvent> {
-  constructor(maxLineBytes: number) {
-    const splitter = new LineSplitter(maxLineBytes);
-    super({
-      transform(chunk, controller) {
-        for (const event of splitter.push(chunk)) controller.enqueue(event);
-      },
-      flush(controller) {
-        for (const event of splitter.end()) controller.enqueue(event);
-      },
-    });
-  }
 }
