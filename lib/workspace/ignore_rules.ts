@@ -113,7 +113,7 @@ export function chainIgnores(chain: IgnoreChain, rel: string, isDir: boolean): b
   return (mRg || mIg || mGi || mEx) === 1;
 }
 
-const CACHE_TTL_MS = 1000;
+const CACHE_TTL_MS = 2000;
 const CACHE_MAX = 50_000;
 
 /**

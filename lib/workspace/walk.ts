@@ -264,6 +264,44 @@ function statOrNull(path: string): Deno.FileInfo | null {
   }
 }
 
+const BIG_FOLDER = 4096;
+const BIG_CACHE_MAX = 4;
+const BIG_CACHE_TTL_MS = 30_000;
+/** Sorted listings of big folders, so paging through one does not re-read it for every page. */
+const bigFolders = new Map<string, { mtimeMs: number; at: number; entries: Deno.DirEntry[] }>();
+
+/**
+ * The folder's entries sorted by name (shared, never mutate). A resume (`reuse`) may take a big
+ * folder's listing from the cache while the folder's mtime is unchanged: entries created or
+ * deleted meanwhile may then be missed or yielded (the walk's contract allows both).
+ */
+function readSorted(real: string, reuse: boolean): Deno.DirEntry[] | null {
+  const now = performance.now();
+  if (reuse && bigFolders.size > 0) {
+    const hit = bigFolders.get(real);
+    if (hit !== undefined && now - hit.at < BIG_CACHE_TTL_MS) {
+      const mtimeMs = statOrNull(real)?.mtime?.getTime();
+      if (mtimeMs === hit.mtimeMs) return hit.entries;
+    }
+  }
+  let entries: Deno.DirEntry[];
+  try {
+    entries = Array.from(Deno.readDirSync(real));
+  } catch {
+    return null;
+  }
+  entries.sort(byName);
+  if (entries.length >= BIG_FOLDER) {
+    const mtimeMs = statOrNull(real)?.mtime?.getTime();
+    if (mtimeMs !== undefined) {
+      if (bigFolders.size >= BIG_CACHE_MAX) bigFolders.delete(bigFolders.keys().next().value!);
+      bigFolders.delete(real);
+      bigFolders.set(real, { mtimeMs, at: now, entries });
+    }
+  }
+  return entries;
+}
+
 /** Reads and sorts one folder; null when it cannot be read (vanished, no permission). */
 function openFrame(
   ws: Workspace,
@@ -279,20 +317,20 @@ function openFrame(
     floor: string[] | null;
   },
 ): Frame | null {
-  let entries: Deno.DirEntry[];
-  try {
-    entries = Array.from(Deno.readDirSync(at.real));
-  } catch {
-    return null;
-  }
+  let entries = readSorted(at.real, at.floor !== null);
+  if (entries === null) return null;
   const index = ws.ignoreIndex;
   const presence = index !== null && at.viaLink !== undefined ? findPresence(entries) : null;
-  entries.sort(byName);
   if (at.floor !== null) {
     const target = at.floor[0];
-    let from = 0;
-    while (from < entries.length && entries[from].name < target) from++;
-    entries = entries.slice(from);
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (entries[mid].name < target) lo = mid + 1;
+      else hi = mid;
+    }
+    entries = entries.slice(lo);
   }
   let chain = at.chain;
   let realChain: IgnoreChain | null = null;

@@ -54,6 +54,8 @@ export interface WalkEntry {
 export type { WalkOptions };
 
 const MAX_INPUT_LENGTH = 8192;
+const DIR_CACHE_TTL_MS = 5000;
+const DIR_CACHE_MAX = 20_000;
 
 const REASON_TEXT: Record<Exclude<Refusal, "invalid-path">, string> = {
   outside: "path is outside the workspace",
@@ -122,6 +124,7 @@ export class Workspace {
   readonly #alias: string | null;
   readonly #ignores: IgnoreIndex | null;
   readonly #noted = new Set<string>();
+  readonly #dirs = new Map<string, { real: string; dev: number; ino: number | null; at: number }>();
 
   /** Use `open` or `openSync`: they take the real path of the root and check it. */
   constructor(realRoot: string, options: WorkspaceOptions) {
@@ -243,16 +246,24 @@ export class Workspace {
     const named = isRuleSegmentHit(segments, this.options.allowSecrets);
     if (named !== null) throw refuse(named, input, verb);
     let real: string;
-    try {
-      real = Deno.realPathSync(joinRoot(this.root, rel));
-    } catch {
-      throw refuse("missing", input, verb);
+    let info: Deno.FileInfo | null;
+    const fast = rel === "" ? null : this.#fastReal(rel);
+    if (fast !== null) {
+      real = fast.real;
+      info = fast.info;
+    } else {
+      try {
+        real = Deno.realPathSync(joinRoot(this.root, rel));
+      } catch {
+        throw refuse("missing", input, verb);
+      }
+      info = null;
     }
     // A symlink that leads out is treated as absent: the answer must not tell whether the
     // outside target exists.
     const realRel = relativeUnder(real, this.root);
     if (realRel === null) throw refuse("missing", input, verb);
-    const info = statOrNull(real);
+    info ??= statOrNull(real);
     if (info === null) throw refuse("missing", input, verb);
     if (realRel !== rel) {
       const hit = isRuleSegmentHit(
@@ -271,6 +282,50 @@ export class Workspace {
       }
     }
     return { rel, abs: real, info };
+  }
+
+  /**
+   * Real path and lstat of `rel` without a realpath per call: the parent folder's real path is
+   * cached (a few seconds) with its device and inode, which a stat re-checks on every call; the
+   * last segment is lstat-ed and must not be a symlink. Null: take the slow path (realpath).
+   */
+  #fastReal(rel: string): { real: string; info: Deno.FileInfo } | null {
+    const slash = rel.lastIndexOf("/");
+    const parent = slash < 0 ? "" : rel.slice(0, slash);
+    let dirReal = this.root;
+    if (parent !== "") {
+      const now = performance.now();
+      let dir = this.#dirs.get(parent);
+      if (dir === undefined || now - dir.at > DIR_CACHE_TTL_MS) {
+        try {
+          const real = Deno.realPathSync(joinRoot(this.root, parent));
+          const info = Deno.statSync(real);
+          if (!info.isDirectory) return null;
+          dir = { real, dev: info.dev, ino: info.ino, at: now };
+        } catch {
+          return null;
+        }
+        if (this.#dirs.size >= DIR_CACHE_MAX) this.#dirs.clear();
+        this.#dirs.set(parent, dir);
+      }
+      const now2 = statOrNull(joinRoot(this.root, parent));
+      if (now2 === null || now2.dev !== dir.dev || now2.ino !== dir.ino) {
+        this.#dirs.delete(parent);
+        return null;
+      }
+      dirReal = dir.real;
+    }
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(joinRoot(this.root, rel));
+    } catch {
+      return null;
+    }
+    if (info.isSymlink) return null;
+    return {
+      real: dirReal === "/" ? `/${rel.slice(slash + 1)}` : `${dirReal}/${rel.slice(slash + 1)}`,
+      info,
+    };
   }
 
   /** Resolves `rel` to a regular file (not a folder, FIFO, device...). */
