@@ -5,10 +5,9 @@ import { RpcError } from "../jsonrpc/errors.ts";
 import type { MethodSpec, RequestContext } from "../server/method.ts";
 import type { HeavySlots } from "../server/heavy_slots.ts";
 import { type Tool, toolError, type ToolResult } from "../tools/tool.ts";
+import { NO_WORKSPACE } from "../workspace/open.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { type ArgumentCheck, argumentChecker } from "./arguments.ts";
-
-export const NO_WORKSPACE = "No workspace: restart shipcode-mcp with --root DIR";
 
 export interface ToolDeps {
   tools: readonly Tool[];
