@@ -122,11 +122,19 @@ const CACHE_MAX = 50_000;
  */
 export class IgnoreIndex {
   readonly #root: string;
-  readonly #rootChain: IgnoreChain;
+  #rootChain: IgnoreChain = EMPTY_CHAIN;
+  #rootChainAt = -Infinity;
   readonly #cache = new Map<string, { level: IgnoreLevel | null; at: number }>();
 
   constructor(root: string) {
     this.#root = root;
+  }
+
+  /** The chain of the root's entries: folders above the root, then the root (re-read every 2 s). */
+  rootChain(fresh = false): IgnoreChain {
+    const now = performance.now();
+    if (!fresh && now - this.#rootChainAt < CACHE_TTL_MS) return this.#rootChain;
+    const root = this.#root;
     // Folders above the root, outermost first.
     const above: string[] = [];
     let dir = root;
@@ -134,33 +142,28 @@ export class IgnoreIndex {
       dir = dir.slice(0, Math.max(1, dir.lastIndexOf("/")));
       above.unshift(dir);
     }
-    const gitAbove = above.map((d) => exists(`${d === "/" ? "" : d}/.git`));
+    // .gitignore above the root counts only inside a work tree, so that is known first.
+    const anyGit = [...above, root].some((d) => exists(`${d === "/" ? "" : d}/.git`));
     let chain: IgnoreChain = EMPTY_CHAIN;
-    // .gitignore above the root counts only from the work-tree top down, so anyGit is known first.
-    const anyGitOverall = gitAbove.some(Boolean) || exists(`${root === "/" ? "" : root}/.git`);
-    for (let i = 0; i < above.length; i++) {
-      const d = above[i];
+    for (const d of above) {
       const below = root.slice(d === "/" ? 1 : d.length + 1);
       const level = loadLevel(d, {
         prefix: `${asciiLower(below)}/`,
         strip: 0,
-        anyGitAbove: anyGitOverall,
+        anyGitAbove: anyGit,
       });
       chain = extendChain(chain, level);
     }
     const rootLevel = loadLevel(root, { prefix: "", strip: 0, anyGitAbove: chain.anyGit });
     this.#rootChain = extendChain(chain, rootLevel);
-  }
-
-  /** The chain that applies to the entries of the root. */
-  get rootChain(): IgnoreChain {
+    this.#rootChainAt = now;
     return this.#rootChain;
   }
 
-  #level(dirRel: string, anyGitAbove: boolean): IgnoreLevel | null {
+  #level(dirRel: string, anyGitAbove: boolean, fresh = false): IgnoreLevel | null {
     const now = performance.now();
     const hit = this.#cache.get(dirRel);
-    if (hit !== undefined && now - hit.at < CACHE_TTL_MS) return hit.level;
+    if (!fresh && hit !== undefined && now - hit.at < CACHE_TTL_MS) return hit.level;
     const level = loadLevel(joinRoot(this.#root, dirRel), {
       prefix: "",
       strip: dirRel.length + 1,
@@ -171,13 +174,14 @@ export class IgnoreIndex {
     return level;
   }
 
-  /** The chain that applies to the entries of folder `dirRel`. */
-  chainFor(dirRel: string): IgnoreChain {
-    let chain = this.#rootChain;
+  /** The chain that applies to the entries of folder `dirRel`; `fresh` re-reads every file. */
+  chainFor(dirRel: string, fresh = false): IgnoreChain {
+    let chain = this.rootChain(fresh);
     if (dirRel === "") return chain;
     const segments = dirRel.split("/");
     for (let k = 1; k <= segments.length; k++) {
-      chain = extendChain(chain, this.#level(segments.slice(0, k).join("/"), chain.anyGit));
+      const level = this.#level(segments.slice(0, k).join("/"), chain.anyGit, fresh);
+      chain = extendChain(chain, level);
     }
     return chain;
   }
@@ -186,7 +190,7 @@ export class IgnoreIndex {
   ignores(rel: string, isDir: boolean): boolean {
     if (rel === "") return false;
     const segments = rel.split("/");
-    let chain = this.#rootChain;
+    let chain = this.rootChain();
     let path = "";
     for (let k = 0; k < segments.length; k++) {
       path = k === 0 ? segments[0] : `${path}/${segments[k]}`;

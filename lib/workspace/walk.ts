@@ -149,7 +149,7 @@ export function* walkTree(
     real: start.abs,
     realRel: startRealRel,
     depth: 0,
-    chain: index === null ? EMPTY_CHAIN : index.chainFor(start.rel),
+    chain: index === null ? EMPTY_CHAIN : index.chainFor(start.rel, true),
     floor,
   });
   if (first === null) return;

@@ -124,6 +124,7 @@ export class Workspace {
   readonly #alias: string | null;
   readonly #ignores: IgnoreIndex | null;
   readonly #noted = new Set<string>();
+  readonly #rootId: { dev: number; ino: number | null };
   readonly #dirs = new Map<string, { real: string; dev: number; ino: number | null; at: number }>();
 
   /** Use `open` or `openSync`: they take the real path of the root and check it. */
@@ -138,6 +139,8 @@ export class Workspace {
       ...(alias === null ? {} : { alias }),
     };
     this.#ignores = options.noIgnore ? null : new IgnoreIndex(realRoot);
+    const info = statOrNull(realRoot);
+    this.#rootId = { dev: info?.dev ?? -1, ino: info?.ino ?? null };
   }
 
   static async open(options: WorkspaceOptions): Promise<Workspace> {
@@ -293,7 +296,10 @@ export class Workspace {
     const slash = rel.lastIndexOf("/");
     const parent = slash < 0 ? "" : rel.slice(0, slash);
     let dirReal = this.root;
-    if (parent !== "") {
+    if (parent === "") {
+      const now = statOrNull(this.root);
+      if (now === null || now.dev !== this.#rootId.dev || now.ino !== this.#rootId.ino) return null;
+    } else {
       const now = performance.now();
       let dir = this.#dirs.get(parent);
       if (dir === undefined || now - dir.at > DIR_CACHE_TTL_MS) {

@@ -17,12 +17,26 @@ export async function writeTree(base: string, tree: Tree): Promise<void> {
   }
 }
 
-/** A temp folder `<tmp>/<name>` holding `tree`; `dispose` removes the temp folder. */
+/** /dev/shm when it is there (creating 100k files on it takes seconds less), else undefined. */
+function memoryTemp(): string | undefined {
+  try {
+    return Deno.statSync("/dev/shm").isDirectory ? "/dev/shm" : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A temp folder `<tmp>/<name>` holding `tree`; `dispose` removes the temp folder. `inMemory`
+ * puts it on /dev/shm when available (for trees of many entries).
+ */
 export async function makeTree(
   tree: Tree,
   name = "root",
+  options: { inMemory?: boolean } = {},
 ): Promise<{ base: string; root: string; dispose: () => Promise<void> }> {
-  const base = await Deno.makeTempDir({ prefix: "shipcode_ws_" });
+  const dir = options.inMemory ? memoryTemp() : undefined;
+  const base = await Deno.makeTempDir({ prefix: "shipcode_ws_", dir });
   const root = `${base}/${name}`;
   await Deno.mkdir(root, { recursive: true });
   await writeTree(root, tree);

@@ -380,7 +380,7 @@ Deno.test("workspace.walk: throws when the signal is aborted", async () => {
 });
 
 Deno.test("workspace.walk: lists a folder of 100k entries in order", async () => {
-  const t = await makeTree({});
+  const t = await makeTree({}, "root", { inMemory: true });
   try {
     await sh("mkdir big && cd big && seq -f 'f%06g' 0 99999 | xargs touch", t.root);
     const paths = walkAll(openWorkspaceAt(t.root));
@@ -390,6 +390,48 @@ Deno.test("workspace.walk: lists a folder of 100k entries in order", async () =>
     const resumed = [...openWorkspaceAt(t.root).walk("", { after: "big/f050000" })];
     assert.equal(resumed.length, 49_999);
     assert.equal(resumed[0].rel, "big/f050001");
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.walk: sees an ignore file edited since the previous walk", async () => {
+  const t = await makeTree({ ".ignore": "a.txt\n", "a.txt": "", "b.txt": "" });
+  try {
+    const ws = openWorkspaceAt(t.root);
+    assert.deepEqual(walkAll(ws), [".ignore", "b.txt"]);
+    await Deno.writeTextFile(`${t.root}/.ignore`, "b.txt\n");
+    assert.deepEqual(walkAll(ws), [".ignore", "a.txt"]);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.walk: a nested repository's .gitignore applies inside it even when the root is not in git", async () => {
+  const t = await makeTree({
+    "plain/.gitignore": "*.o\n",
+    "plain/a.o": "",
+    "repo/.git/": "",
+    "repo/.gitignore": "*.o\n",
+    "repo/b.o": "",
+    "repo/b.c": "",
+  });
+  try {
+    assert.deepEqual(walkAll(openWorkspaceAt(t.root)), [
+      "plain/.gitignore",
+      "plain/a.o",
+      "repo/.gitignore",
+      "repo/b.c",
+    ]);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.walk: a .gitignore above the work-tree top does not apply", async () => {
+  const t = await makeTree({ ".gitignore": "*.c\n", "root/.git/": "", "root/a.c": "" }, "outer");
+  try {
+    assert.deepEqual(walkAll(openWorkspaceAt(`${t.root}/root`)), ["a.c"]);
   } finally {
     await t.dispose();
   }
