@@ -32,11 +32,12 @@ export function contentLines(
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   const out: string[] = [];
   const isMatch = new Set(matched);
+  const withContext = options.before > 0 || options.after > 0;
   let shownUpTo = -1;
   for (const m of matched) {
     const from = Math.max(0, m - options.before, shownUpTo + 1);
     const to = Math.min(lines.length - 1, m + options.after);
-    if (shownUpTo >= 0 && from > shownUpTo + 1) out.push("--");
+    if (withContext && shownUpTo >= 0 && from > shownUpTo + 1) out.push("--");
     for (let i = from; i <= to; i++) {
       const line = lines[i];
       const body = cutLine(line.endsWith("\r") ? line.slice(0, -1) : line);

@@ -189,6 +189,10 @@ export class SearchPool {
         this.#stopBusy();
       };
       ctx.signal.addEventListener("abort", onAbort);
+      if (ctx.signal.aborted) {
+        onAbort();
+        return;
+      }
       this.#onMessage = (slot, message) => {
         if (done) return;
         if (message.t === "failed") {
