@@ -34,7 +34,7 @@ export async function openWorkspace(
       return { workspace: await Workspace.open({ root: config.root, ...options }) };
     } catch (e) {
       if (!(e instanceof WorkspaceError)) throw e;
-      const why = e.reason === "missing" ? "no such folder" : "not a folder";
+      const why = e.message.slice(e.message.indexOf('": ') + 3);
       throw new Error(`Cannot serve --root ${JSON.stringify(config.root)}: ${why}`);
     }
   }

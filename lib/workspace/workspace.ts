@@ -150,8 +150,8 @@ export class Workspace {
     try {
       real = await Deno.realPath(given);
       info = await Deno.stat(real);
-    } catch {
-      throw refuse("missing", options.root, "serve", "no such folder");
+    } catch (e) {
+      throw rootError(options.root, e);
     }
     if (!info.isDirectory) throw refuse("invalid-path", options.root, "serve", "not a folder");
     return new Workspace(real, { ...options, alias: options.alias ?? given });
@@ -164,8 +164,8 @@ export class Workspace {
     try {
       real = Deno.realPathSync(given);
       info = Deno.statSync(real);
-    } catch {
-      throw refuse("missing", options.root, "serve", "no such folder");
+    } catch (e) {
+      throw rootError(options.root, e);
     }
     if (!info.isDirectory) throw refuse("invalid-path", options.root, "serve", "not a folder");
     return new Workspace(real, { ...options, alias: options.alias ?? given });
@@ -410,6 +410,13 @@ export class Workspace {
       throw e;
     }
   }
+}
+
+/** Why a root cannot be served: missing, or not readable by this process. */
+function rootError(root: string, error: unknown): WorkspaceError {
+  const denied = error instanceof Deno.errors.PermissionDenied ||
+    error instanceof Deno.errors.NotCapable;
+  return refuse("missing", root, "serve", denied ? "permission denied" : "no such folder");
 }
 
 function byteLimit(size: number, maxBytes: number | undefined): number {
