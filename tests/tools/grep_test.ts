@@ -323,62 +323,80 @@ const PATTERNS = [
   "a\\.b|a \\+ b",
 ];
 
-function rgAvailable(): boolean {
-  if (hasRipgrep()) return true;
-  console.warn("SKIPPED: ripgrep (rg) is not installed; install it (apt-get install ripgrep)");
-  return false;
+const RG = hasRipgrep();
+if (!RG) {
+  Deno.stderr.writeSync(
+    new TextEncoder().encode(
+      "SKIPPED: grep agreement tests need ripgrep (rg): apt-get install -y ripgrep\n",
+    ),
+  );
 }
 
 function sortedLines(out: string): string[] {
   return out.replaceAll("\r", "").split("\n").filter((l) => l !== "").sort();
 }
 
-toolTest("grep: files and counts agree with ripgrep on a pattern table", AGREE, async (h) => {
-  if (!rgAvailable()) return;
-  for (const pattern of PATTERNS) {
-    const rg = ripgrep(h.root, ["-c", "--hidden", "-L", "--no-unicode", "--crlf", "-e", pattern]);
-    const ours = await call(grepTool, { pattern, output_mode: "count", head_limit: 0 }, h);
-    const got = ours.isError ? [] : (sc(ours).counts as string[]);
-    assert.deepEqual([...got].sort(), sortedLines(rg), `counts for ${pattern}`);
-  }
-});
-
-toolTest("grep: content with context agrees with ripgrep", AGREE, async (h) => {
-  if (!rgAvailable()) return;
-  for (const pattern of PATTERNS) {
-    for (const context of [0, 1]) {
-      const rg = ripgrep(h.root, [
-        "-n",
-        "--no-heading",
-        "--hidden",
-        "-L",
-        "--no-unicode",
-        "--crlf",
-        "--sort",
-        "path",
-        "-C",
-        String(context),
-        "-e",
-        pattern,
-      ]).replaceAll("\r\n", "\n").replaceAll("\r", "");
-      const ours = await call(grepTool, {
-        pattern,
-        output_mode: "content",
-        "-C": context,
-        head_limit: 0,
-      }, h);
-      const got = ours.isError ? "" : (sc(ours).lines as string[]).join("\n");
-      assert.equal(got, rg.trimEnd(), `content for ${pattern} -C${context}`);
+toolTest(
+  "grep: files and counts agree with ripgrep on a pattern table (needs rg)",
+  AGREE,
+  async (h) => {
+    for (const pattern of PATTERNS) {
+      const rg = ripgrep(h.root, ["-c", "--hidden", "-L", "--no-unicode", "--crlf", "-e", pattern]);
+      const ours = await call(grepTool, { pattern, output_mode: "count", head_limit: 0 }, h);
+      const got = ours.isError ? [] : (sc(ours).counts as string[]);
+      assert.deepEqual([...got].sort(), sortedLines(rg), `counts for ${pattern}`);
     }
-  }
-});
+  },
+  {},
+  !RG,
+);
 
-toolTest("grep: files_with_matches agrees with ripgrep -l", AGREE, async (h) => {
-  if (!rgAvailable()) return;
-  for (const pattern of PATTERNS) {
-    const rg = ripgrep(h.root, ["-l", "--hidden", "-L", "--no-unicode", "--crlf", "-e", pattern]);
-    const ours = await call(grepTool, { pattern, head_limit: 0 }, h);
-    const got = ours.isError ? [] : (sc(ours).files as string[]);
-    assert.deepEqual([...got].sort(), sortedLines(rg), `files for ${pattern}`);
-  }
-});
+toolTest(
+  "grep: content with context agrees with ripgrep (needs rg)",
+  AGREE,
+  async (h) => {
+    for (const pattern of PATTERNS) {
+      for (const context of [0, 1]) {
+        const rg = ripgrep(h.root, [
+          "-n",
+          "--no-heading",
+          "--hidden",
+          "-L",
+          "--no-unicode",
+          "--crlf",
+          "--sort",
+          "path",
+          "-C",
+          String(context),
+          "-e",
+          pattern,
+        ]).replaceAll("\r\n", "\n").replaceAll("\r", "");
+        const ours = await call(grepTool, {
+          pattern,
+          output_mode: "content",
+          "-C": context,
+          head_limit: 0,
+        }, h);
+        const got = ours.isError ? "" : (sc(ours).lines as string[]).join("\n");
+        assert.equal(got, rg.trimEnd(), `content for ${pattern} -C${context}`);
+      }
+    }
+  },
+  {},
+  !RG,
+);
+
+toolTest(
+  "grep: files_with_matches agrees with ripgrep -l (needs rg)",
+  AGREE,
+  async (h) => {
+    for (const pattern of PATTERNS) {
+      const rg = ripgrep(h.root, ["-l", "--hidden", "-L", "--no-unicode", "--crlf", "-e", pattern]);
+      const ours = await call(grepTool, { pattern, head_limit: 0 }, h);
+      const got = ours.isError ? [] : (sc(ours).files as string[]);
+      assert.deepEqual([...got].sort(), sortedLines(rg), `files for ${pattern}`);
+    }
+  },
+  {},
+  !RG,
+);

@@ -86,8 +86,9 @@ export function toolTest(
   files: Record<string, string | Uint8Array>,
   fn: (h: Harness) => Promise<void>,
   config: Partial<Config> = {},
+  ignore = false,
 ): void {
-  Deno.test(name, async () => {
+  Deno.test({ name, ignore }, async () => {
     const h = await harness(files, config);
     try {
       await fn(h);
