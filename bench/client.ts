@@ -391,3 +391,10 @@ export function cpuSeconds(pid: number): number {
   // fields[0] is field 3 (state): utime is field 14, stime field 15.
   return (Number(fields[11]) + Number(fields[12])) / clockTicks;
 }
+
+/** The 1, 5 and 15 minute load averages of the machine (the benches print them: it is shared). */
+export function loadAverage(): string {
+  const out = new Deno.Command("cat", { args: ["/proc/loadavg"], stdout: "piped", stderr: "null" })
+    .outputSync();
+  return decoder.decode(out.stdout).split(" ").slice(0, 3).join(" ");
+}

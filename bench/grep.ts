@@ -7,7 +7,7 @@
  *
  *   deno run --allow-read --allow-run --allow-env bench/grep.ts [--rounds 3]
  */
-import { parseLine, Peer } from "./client.ts";
+import { loadAverage, parseLine, Peer } from "./client.ts";
 import { CORPUS, median, oursCommand, oursLanded, timed } from "./servers.ts";
 import { refusedPaths } from "./secrets.ts";
 
@@ -16,6 +16,11 @@ function numFlag(name: string, dflt: number): number {
   return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
 }
 const ROUNDS = numFlag("--rounds", 3);
+/** --only 0,2: run only these queries (indexes into QUERIES). */
+const ONLY = (() => {
+  const i = Deno.args.indexOf("--only");
+  return i >= 0 ? Deno.args[i + 1].split(",").map(Number) : [];
+})();
 
 interface Query {
   label: string;
@@ -103,6 +108,7 @@ function toCounts(lines: string[], glob: boolean): Map<string, number> {
   return m;
 }
 
+const LOAD = loadAverage();
 const peer = new Peer("ours", oursCommand(CORPUS), { stderr: "inherit" });
 await peer.handshake();
 
@@ -110,6 +116,8 @@ interface Row {
   q: Query;
   oursMs: number;
   rgMs: number;
+  /** Median of the per-round ratios ours/rg (rounds are paired). */
+  ratio: number;
   check: string;
   ok: boolean;
   error?: string;
@@ -142,30 +150,30 @@ async function callOurs(
 }
 
 const rows: Row[] = [];
-for (const q of QUERIES) {
+for (const [qi, q] of QUERIES.entries()) {
+  if (ONLY.length > 0 && !ONLY.includes(qi)) continue;
   const rgCmd = ["rg", ...q.rg];
-  let rg = await timed(rgCmd, CORPUS); // warm
+  // Warm both, then rounds of (rg, ours) back to back so that the machine's load hits both alike.
+  let rg = await timed(rgCmd, CORPUS);
+  let first = await callOurs(q);
   const rgMs: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
+  const oursMs: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < ROUNDS && !first.error; i++) {
     rg = await timed(rgCmd, CORPUS);
+    const r = await callOurs(q);
+    if (r.error) {
+      first = r;
+      break;
+    }
     rgMs.push(rg.ms);
+    oursMs.push(r.ms);
+    ratios.push(r.ms / rg.ms);
   }
   const rgCounts = toCounts(rg.stdout.split("\n"), q.kind === "glob");
   const refused = refusedPaths(CORPUS, rgCounts.keys());
   for (const p of refused) rgCounts.delete(p);
 
-  let first = await callOurs(q); // warm
-  const oursMs: number[] = [];
-  if (!first.error) {
-    for (let i = 0; i < ROUNDS; i++) {
-      const r = await callOurs(q);
-      if (r.error) {
-        first = r;
-        break;
-      }
-      oursMs.push(r.ms);
-    }
-  }
   let check = "";
   let ok = true;
   if (first.error) {
@@ -192,7 +200,16 @@ for (const q of QUERIES) {
       }]`;
     }
   }
-  rows.push({ q, oursMs: median(oursMs), rgMs: median(rgMs), check, ok, error: first.error });
+  rows.push({
+    q,
+    oursMs: median(oursMs),
+    rgMs: rgMs.length > 0 ? median(rgMs) : rg.ms,
+    ratio: median(ratios),
+    check,
+    ok,
+    error: first.error,
+  });
+  console.error(`grep bench: ${q.label} done`);
 }
 
 const rss = peer.peakRssKiB() / 1024;
@@ -200,13 +217,14 @@ await peer.close();
 
 const target = (k: Query["kind"]) => (k === "literal" ? 2 : 3);
 console.log(
-  `grep/glob bench on ${CORPUS}, warm cache, median of ${ROUNDS} after one warm-up, ` +
-    `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores\n`,
+  `grep/glob bench on ${CORPUS}, warm cache, median of ${ROUNDS} paired rounds (rg, ours) ` +
+    `after one warm-up each; ratio = median of the per-round ratios; ` +
+    `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores, load average at start ${LOAD}\n`,
 );
-console.log("| query | ours (ms) | rg (ms) | ratio | target | | CHECK vs rg |");
+console.log("| query | ours (ms) | rg (ms) | ours/rg | target | | CHECK vs rg |");
 console.log("|---|---:|---:|---:|---|---|---|");
 for (const r of rows) {
-  const ratio = r.oursMs / r.rgMs;
+  const ratio = r.ratio;
   const met = Number.isNaN(ratio)
     ? "not measured"
     : ratio <= target(r.q.kind)

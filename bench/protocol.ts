@@ -7,7 +7,7 @@
  *
  * Prints a markdown table: absolute numbers and ratios to the floor.
  */
-import { Peer } from "./client.ts";
+import { loadAverage, Peer } from "./client.ts";
 import {
   fileUri,
   floorCommand,
@@ -78,6 +78,7 @@ function idBytes(id: number): Uint8Array {
   return encoder.encode(String(id));
 }
 
+const LOAD = loadAverage();
 const notes: string[] = [];
 const oursOk = oursLanded();
 if (!oursOk) notes.push("ours: main.ts has not landed; not measured");
@@ -104,7 +105,9 @@ if (oursOk) {
 try {
   await Deno.stat(toolsListPath);
 } catch {
-  await Deno.copyFile(`${REPO}/bench/testdata/tools_list.json`, toolsListPath);
+  // Compact it again (deno fmt pretty-prints the committed copy; the key order is kept).
+  const saved = JSON.parse(await Deno.readTextFile(`${REPO}/bench/testdata/tools_list.json`));
+  await Deno.writeTextFile(toolsListPath, JSON.stringify(saved));
   toolsListSource = "bench/testdata/tools_list.json (committed capture)";
 }
 const toolsListBytes = (await Deno.readFile(toolsListPath)).length;
@@ -361,7 +364,7 @@ for (const run of RUNS) {
 
 console.log(
   `Protocol bench: ${ROUNDS} rounds of ${DURATION} ms per measure (median), ` +
-    `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores; ` +
+    `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores, load average at start ${LOAD}; ` +
     `floor serves ${toolsListBytes} bytes of tools/list ${toolsListSource}\n`,
 );
 console.log("| measure | floor | ours | ours/floor | SDK | SDK/floor | target (ours/floor) |");
