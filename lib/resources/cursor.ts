@@ -38,6 +38,11 @@ function signed(purpose: string, payload: Uint8Array): Uint8Array<ArrayBuffer> {
   return data;
 }
 
+/** Makes the per-process key now instead of on the first page. */
+export async function warmCursorKey(): Promise<void> {
+  await key();
+}
+
 /** A cursor for `position`, valid only for `purpose` in this process. */
 export async function signCursor(purpose: string, position: string): Promise<string> {
   const payload = encoder.encode(position);

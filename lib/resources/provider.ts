@@ -11,11 +11,16 @@ import { RpcError } from "../jsonrpc/errors.ts";
 import { joinRoot } from "../workspace/names.ts";
 import { looksLikeUri, pathToFileUri } from "../workspace/uri.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
-import { signCursor, verifyCursor } from "./cursor.ts";
+import { signCursor, verifyCursor, warmCursorKey } from "./cursor.ts";
 import { loadMimeLibrary, mimeTypeOf, mimeTypeOrFallback } from "./mime.ts";
 import { decodeText } from "./text.ts";
 
 export const DEFAULT_PAGE_SIZE = 1000;
+
+/** Loads what the first resources call would otherwise wait for (MIME library, cursor key). */
+export async function warmResources(): Promise<void> {
+  await Promise.all([loadMimeLibrary(), warmCursorKey()]);
+}
 const CURSOR_PURPOSE = "resources/list";
 
 /** `10 MiB`, `1.5 MiB`, `512 KiB`, `100 bytes`: the limit as a person would write it. */

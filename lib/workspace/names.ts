@@ -22,7 +22,7 @@ const SECRET_EXACT = new Set([
   "credentials.json",
 ]);
 const ENV_ALLOWED = new Set([".env.example", ".env.sample", ".env.template"]);
-const SECRET_SUFFIXES = [".pem", ".key", ".p12", ".pfx", ".keystore"];
+const SECRET_EXTENSIONS = new Set(["pem", "key", "p12", "pfx", "keystore"]);
 const SECRET_PREFIXES = ["id_rsa", "id_ed25519", "id_ecdsa"];
 
 /**
@@ -32,10 +32,16 @@ const SECRET_PREFIXES = ["id_rsa", "id_ed25519", "id_ecdsa"];
  * `credentials.json`; ASCII case-insensitive.
  */
 export function isSecretName(name: string): boolean {
+  const first = name.charCodeAt(0) | 0x20; // ASCII lower case of a letter
+  const dot = name.lastIndexOf(".");
+  // Most names start with no candidate letter and have no secret extension: decide cheaply.
+  if (first !== 0x2e /* . */ && first !== 0x69 /* i */ && first !== 0x63 /* c */) {
+    return dot >= 0 && SECRET_EXTENSIONS.has(asciiLower(name.slice(dot + 1)));
+  }
   const lower = asciiLower(name);
   if (SECRET_EXACT.has(lower)) return true;
   if (lower.startsWith(".env.")) return !ENV_ALLOWED.has(lower);
-  for (const suffix of SECRET_SUFFIXES) if (lower.endsWith(suffix)) return true;
+  if (dot >= 0 && SECRET_EXTENSIONS.has(lower.slice(dot + 1))) return true;
   for (const prefix of SECRET_PREFIXES) if (lower.startsWith(prefix)) return true;
   return false;
 }

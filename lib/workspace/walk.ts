@@ -264,24 +264,35 @@ function statOrNull(path: string): Deno.FileInfo | null {
   }
 }
 
-const BIG_FOLDER = 4096;
-const BIG_CACHE_MAX = 4;
-const BIG_CACHE_TTL_MS = 30_000;
-/** Sorted listings of big folders, so paging through one does not re-read it for every page. */
-const bigFolders = new Map<string, { mtimeMs: number; at: number; entries: Deno.DirEntry[] }>();
+/** Folders read by a resume keep their sorted listing when this big (a stat checks it is current). */
+const CACHED_FOLDER_MIN = 32;
+const CACHE_MAX_ENTRIES = 200_000;
+const CACHE_TTL_MS = 30_000;
+/** Sorted listings by real path, oldest first, so paging does not re-read and re-sort folders. */
+const listings = new Map<string, { mtimeMs: number; at: number; entries: Deno.DirEntry[] }>();
+let cachedEntries = 0;
+
+function forget(real: string): void {
+  const old = listings.get(real);
+  if (old === undefined) return;
+  cachedEntries -= old.entries.length;
+  listings.delete(real);
+}
 
 /**
- * The folder's entries sorted by name (shared, never mutate). A resume (`reuse`) may take a big
- * folder's listing from the cache while the folder's mtime is unchanged: entries created or
- * deleted meanwhile may then be missed or yielded (the walk's contract allows both).
+ * The folder's entries sorted by name (shared, never mutate). A resume (`reuse`) may take the
+ * listing from the cache while the folder's mtime is unchanged: entries created or deleted
+ * meanwhile may then be missed or yielded, which the walk's contract allows for such entries.
  */
 function readSorted(real: string, reuse: boolean): Deno.DirEntry[] | null {
   const now = performance.now();
-  if (reuse && bigFolders.size > 0) {
-    const hit = bigFolders.get(real);
-    if (hit !== undefined && now - hit.at < BIG_CACHE_TTL_MS) {
-      const mtimeMs = statOrNull(real)?.mtime?.getTime();
-      if (mtimeMs === hit.mtimeMs) return hit.entries;
+  if (reuse) {
+    const hit = listings.get(real);
+    if (hit !== undefined) {
+      if (now - hit.at < CACHE_TTL_MS && statOrNull(real)?.mtime?.getTime() === hit.mtimeMs) {
+        return hit.entries;
+      }
+      forget(real);
     }
   }
   let entries: Deno.DirEntry[];
@@ -291,12 +302,15 @@ function readSorted(real: string, reuse: boolean): Deno.DirEntry[] | null {
     return null;
   }
   entries.sort(byName);
-  if (entries.length >= BIG_FOLDER) {
+  if (reuse && entries.length >= CACHED_FOLDER_MIN && entries.length <= CACHE_MAX_ENTRIES / 2) {
     const mtimeMs = statOrNull(real)?.mtime?.getTime();
     if (mtimeMs !== undefined) {
-      if (bigFolders.size >= BIG_CACHE_MAX) bigFolders.delete(bigFolders.keys().next().value!);
-      bigFolders.delete(real);
-      bigFolders.set(real, { mtimeMs, at: now, entries });
+      forget(real);
+      while (cachedEntries + entries.length > CACHE_MAX_ENTRIES && listings.size > 0) {
+        forget(listings.keys().next().value!);
+      }
+      listings.set(real, { mtimeMs, at: now, entries });
+      cachedEntries += entries.length;
     }
   }
   return entries;

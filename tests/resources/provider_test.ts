@@ -384,3 +384,37 @@ Deno.test("resources/read: no workspace is -32002", async () => {
     data: { uri: "file:///a" },
   });
 });
+
+Deno.test("resources/list: exactly once under churn in big folders whose listings are reused", async () => {
+  const rand = random(42);
+  const tree: Record<string, string> = {};
+  for (let i = 0; i < 80; i++) tree[`big/f${String(i).padStart(3, "0")}`] = "";
+  for (let i = 0; i < 40; i++) tree[`big/sub/g${String(i).padStart(3, "0")}`] = "";
+  const t = await makeTree(tree);
+  try {
+    const p = provider(t.root, { pageSize: 7 });
+    const initial = new Set((await listAll(p)).names);
+    const removed = new Set<string>();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let added = 0;
+    do {
+      const page = await p.list(cursor, signal);
+      seen.push(...page.resources.map((r) => r.name));
+      cursor = page.nextCursor;
+      const victim = [...initial][Math.floor(rand() * initial.size)];
+      if (!removed.has(victim)) {
+        removed.add(victim);
+        await Deno.remove(`${t.root}/${victim}`);
+      }
+      await Deno.writeTextFile(`${t.root}/big/new${added++}`, "");
+    } while (cursor !== undefined);
+    assert.equal(new Set(seen).size, seen.length, "a path appeared twice");
+    const seenSet = new Set(seen);
+    for (const path of initial) {
+      if (!removed.has(path)) assert.ok(seenSet.has(path), `${path} missing`);
+    }
+  } finally {
+    await t.dispose();
+  }
+});

@@ -24,6 +24,8 @@ Deno.test("isSecretName: refuses every name of the secret list in any ASCII lett
       "credentials.json",
       "Credentials.Json",
       "release.keystore",
+      ".pem",
+      "a.b.KEY",
     ]
   ) {
     assert.ok(isSecretName(name), name);
