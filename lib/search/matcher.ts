@@ -3,7 +3,7 @@
  * never spans lines (ripgrep's rule). Counts are matching lines (`rg -c`), except in multiline
  * mode with a pattern that can match a newline, where rg counts matches.
  *
- * Speed: the file is decoded once (ASCII as latin1, which is a copy; otherwise UTF-8), required
+ * Speed: the file is decoded once (UTF-8, see decode.ts), required
  * literals are found with String#indexOf, other patterns by one whole-text regex scan whose
  * candidates are verified line by line with the per-line regex. Restarting after a candidate's
  * own line keeps the scan exact: no matching line is ever skipped.
@@ -175,7 +175,11 @@ export function createMatcher(spec: PatternSpec): Matcher {
 
   function scanText(text: string, options: ScanOptions): ScanResult {
     if (multiline) return scanMultiline(text, options);
-    if (analysis.literals !== null) return scanLiterals(text, analysis.literals, options);
+    const literals = analysis.literals;
+    // One literal: String#indexOf. Several: one regex pass beats one indexOf pass per literal.
+    if (literals !== null && (literals.length === 1 || analysis.lookaround)) {
+      return scanLiterals(text, literals, options);
+    }
     if (!analysis.lookaround) return scanWhole(text, options);
     return scanLines(text, options);
   }
