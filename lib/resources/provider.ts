@@ -8,12 +8,12 @@ import type {
   ResourceTemplate,
 } from "../features/resource_provider.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
-import { joinRoot } from "../workspace/names.ts";
 import { looksLikeUri, pathToFileUri } from "../workspace/uri.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { signCursor, verifyCursor, warmCursorKey } from "./cursor.ts";
-import { loadMimeLibrary, mimeTypeOf, mimeTypeOrFallback } from "./mime.ts";
+import { loadMimeLibrary, mimeTypeOrFallback } from "./mime.ts";
 import { decodeText } from "./text.ts";
+import { Listings } from "./listing.ts";
 
 export const DEFAULT_PAGE_SIZE = 1000;
 
@@ -38,17 +38,26 @@ function baseName(rel: string): string {
 }
 
 /**
- * The resources provider. `options.pageSize` (default 1000) exists for tests.
+ * The resources provider. `options.pageSize` (default 1000) exists for tests. `warm()` loads
+ * the MIME library and walks the first page ahead; `close()` drops suspended listings.
  * Without a workspace: no resources, no templates, every read -32002.
  */
 export function createResourceProvider(
   workspace: Workspace | null,
   config: Config,
   options: { pageSize?: number } = {},
-): ResourceProvider {
+): ResourceProvider & { close(): void; warm(): void } {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
     throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+  }
+
+  let listings: Listings | null = null;
+
+  function lister(): Listings | null {
+    if (workspace === null) return null;
+    listings ??= new Listings(workspace, pageSize);
+    return listings;
   }
 
   async function list(
@@ -63,30 +72,10 @@ export function createResourceProvider(
     }
     if (workspace === null) return { resources: [] };
     await loadMimeLibrary();
-    const resources: Resource[] = [];
-    const walk = workspace.walk("", { after, stat: true, signal });
-    let last = "";
-    let more = false;
-    try {
-      for (const entry of walk) {
-        if (resources.length === pageSize) {
-          more = true;
-          break;
-        }
-        const resource: Resource = {
-          uri: pathToFileUri(joinRoot(workspace.root, entry.rel)),
-          name: entry.rel,
-        };
-        const mimeType = mimeTypeOf(baseName(entry.rel));
-        if (mimeType !== undefined) resource.mimeType = mimeType;
-        resource.size = entry.size;
-        resources.push(resource);
-        last = entry.rel;
-      }
-    } finally {
-      walk.return(undefined);
-    }
-    return more ? { resources, nextCursor: await signCursor(CURSOR_PURPOSE, last) } : { resources };
+    const { resources, more } = lister()!.page(after, signal);
+    if (!more || resources.length === 0) return { resources };
+    const last = resources[resources.length - 1].name;
+    return { resources, nextCursor: await signCursor(CURSOR_PURPOSE, last) };
   }
 
   function templates(): ResourceTemplate[] {
@@ -147,5 +136,18 @@ export function createResourceProvider(
     };
   }
 
-  return { list, templates, read };
+  /** Prepares the first page between requests (call once the handshake is done). */
+  function warm(): void {
+    Promise.all([loadMimeLibrary(), warmCursorKey()]).then(
+      () => lister()?.prepareFirst(),
+      () => {}, // nothing to warm: the first request loads what it needs
+    );
+  }
+
+  /** Drops suspended listings and their timers. */
+  function close(): void {
+    listings?.close();
+  }
+
+  return { list, templates, read, warm, close };
 }

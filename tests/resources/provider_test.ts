@@ -8,12 +8,17 @@ import { makeTree, openWorkspaceAt } from "../workspace/fixture.ts";
 
 const signal = new AbortController().signal;
 
-function provider(root: string, options: { pageSize?: number; maxReadBytes?: number } = {}) {
+function provider(
+  root: string,
+  options: { pageSize?: number; maxReadBytes?: number } = {},
+) {
   const config = {
     ...defaultConfig(),
     ...(options.maxReadBytes ? { maxReadBytes: options.maxReadBytes } : {}),
   };
-  return createResourceProvider(openWorkspaceAt(root), config, { pageSize: options.pageSize });
+  return createResourceProvider(openWorkspaceAt(root), config, {
+    pageSize: options.pageSize,
+  });
 }
 
 async function listAll(
@@ -148,18 +153,25 @@ function random(seed: number): () => number {
 
 Deno.test("resources/list: no path twice, and every path that exists throughout exactly once, under churn", async () => {
   for (let seed = 1; seed <= 8; seed++) {
+    // Seeds 6 to 8 resume every page afresh from its cursor (a new provider keeps no walk).
+    const fresh = seed >= 6;
     const rand = random(seed);
     const tree: Record<string, string> = {};
     const names = () => `${"abcdef"[Math.floor(rand() * 6)]}${Math.floor(rand() * 4)}`;
     for (let i = 0; i < 60; i++) tree[`${names()}/${names()}/${names()}`] = "";
     const t = await makeTree(tree);
     try {
-      const p = provider(t.root, { pageSize: 1 + Math.floor(rand() * 7) });
+      const pageSize = 1 + Math.floor(rand() * 7);
+      let p = provider(t.root, { pageSize });
       const initial = new Set((await listAll(p)).names);
       const removed = new Set<string>();
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
+        if (fresh) {
+          p.close();
+          p = provider(t.root, { pageSize });
+        }
         const page = await p.list(cursor, signal);
         seen.push(...page.resources.map((r) => r.name));
         cursor = page.nextCursor;
@@ -414,6 +426,36 @@ Deno.test("resources/list: exactly once under churn in big folders whose listing
     for (const path of initial) {
       if (!removed.has(path)) assert.ok(seenSet.has(path), `${path} missing`);
     }
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/list: after warm, the first page is the same as without", async () => {
+  const t = await makeTree({ "a": "", "b/c": "", "d": "" });
+  try {
+    const cold = await provider(t.root, { pageSize: 2 }).list(undefined, signal);
+    const p = provider(t.root, { pageSize: 2 });
+    p.warm();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const warm = await p.list(undefined, signal);
+    assert.deepEqual(warm.resources, cold.resources);
+    assert.deepEqual((await p.list(warm.nextCursor, signal)).resources.map((r) => r.name), ["d"]);
+    p.close();
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/list: an aborted request throws and the next listing still works", async () => {
+  const t = await makeTree({ "a": "", "b": "" });
+  try {
+    const p = provider(t.root, { pageSize: 1 });
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(p.list(undefined, controller.signal));
+    assert.deepEqual((await p.list(undefined, signal)).resources.map((r) => r.name), ["a"]);
+    p.close();
   } finally {
     await t.dispose();
   }
