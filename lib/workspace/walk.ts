@@ -302,6 +302,7 @@ function readSorted(real: string, reuse: boolean): Deno.DirEntry[] | null {
     return null;
   }
   entries.sort(byName);
+  entries = dropDuplicateNames(entries);
   if (reuse && entries.length >= CACHED_FOLDER_MIN && entries.length <= CACHE_MAX_ENTRIES / 2) {
     const mtimeMs = statOrNull(real)?.mtime?.getTime();
     if (mtimeMs !== undefined) {
@@ -380,6 +381,19 @@ function openFrame(
     i: 0,
     floor: at.floor,
   };
+}
+
+/**
+ * Sorted entries without repeated names: a name that is not valid UTF-8 reads back with U+FFFD
+ * and may then equal a real name; a path must never be listed twice.
+ */
+function dropDuplicateNames(sorted: Deno.DirEntry[]): Deno.DirEntry[] {
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i].name === sorted[i - 1].name) {
+      return sorted.filter((e, k) => k === 0 || e.name !== sorted[k - 1].name);
+    }
+  }
+  return sorted;
 }
 
 /** Which ignore-related names a folder holds; null when none. */

@@ -367,6 +367,16 @@ Deno.test("workspace.walk: names that are not valid UTF-8 are skipped", async ()
   }
 });
 
+Deno.test("workspace.walk: a name that is not UTF-8 never repeats a real name it reads back as", async () => {
+  const t = await makeTree({ "\uFFFD.txt": "real" });
+  try {
+    await sh(`printf x > "$(printf '\\xff.txt')"`, t.root);
+    assert.deepEqual(walkAll(openWorkspaceAt(t.root)), ["\uFFFD.txt"]);
+  } finally {
+    await t.dispose();
+  }
+});
+
 Deno.test("workspace.walk: throws when the signal is aborted", async () => {
   const t = await makeTree({ "a/b.txt": "" });
   try {
