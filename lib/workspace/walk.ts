@@ -233,7 +233,8 @@ export function* walkTree(
       let size = 0;
       let mtimeMs = 0;
       if (wantStat) {
-        info ??= statOrNull(abs);
+        // Plain entries are no symlinks: lstat answers as stat would, with a little less work.
+        info ??= lstatOrNull(abs);
         if (info === null) continue; // vanished
         size = info.size;
         mtimeMs = info.mtime?.getTime() ?? 0;
@@ -315,6 +316,14 @@ function readSorted(real: string, reuse: boolean): Deno.DirEntry[] | null {
     }
   }
   return entries;
+}
+
+function lstatOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** Reads and sorts one folder; null when it cannot be read (vanished, no permission). */
