@@ -62,7 +62,8 @@ export interface Job<T> {
 
 interface Slot {
   worker: Worker;
-  ready: Promise<void>;
+  /** Resolves when the worker is up: null, or why it could not start. */
+  ready: Promise<string | null>;
 }
 
 export class SearchPool {
@@ -99,18 +100,30 @@ export class SearchPool {
 
   #spawn(index: number): Slot {
     const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
-    const ready = new Promise<void>((resolve) => {
-      worker.onmessage = (event: MessageEvent<FromWorker>) => {
-        if (event.data.t === "ready") {
-          resolve();
-          return;
-        }
-        this.#onMessage?.(index, event.data);
-      };
-    });
+    let started = false;
+    let settleReady!: (error: string | null) => void;
+    const ready = new Promise<string | null>((resolve) => (settleReady = resolve));
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      if (event.data.t === "ready") {
+        started = true;
+        settleReady(null);
+        return;
+      }
+      this.#onMessage?.(index, event.data);
+    };
     worker.onerror = (event) => {
       event.preventDefault();
-      this.#onMessage?.(index, { t: "failed", job: -1, message: event.message });
+      const message = `A search worker failed: ${event.message}`;
+      if (!started) {
+        // The module did not load: report it to every job instead of respawning in a loop.
+        settleReady(message);
+        return;
+      }
+      this.#onMessage?.(index, { t: "failed", job: -1, message });
+      if (this.#slots[index]?.worker === worker) {
+        worker.terminate();
+        this.#slots[index] = this.#spawn(index);
+      }
     };
     this.#stamps[index] = 0;
     worker.postMessage({ t: "init", control: this.#control, slot: index } satisfies ToWorker);
@@ -150,7 +163,12 @@ export class SearchPool {
   async #run<T>(driver: JobDriver<T>, ctx: JobContext): Promise<T> {
     if (ctx.signal.aborted) throw new JobAbortedError();
     this.warm();
-    await Promise.all(this.#slots.map((s) => s.ready));
+    const problems = (await Promise.all(this.#slots.map((s) => s.ready))).filter((p) => p);
+    if (problems.length > 0) {
+      // Try fresh workers next time (the cause may have been transient).
+      this.stop();
+      throw new Error(problems[0]!);
+    }
     const id = this.#nextJob++;
     const ints = this.#ints;
     Atomics.store(ints, CTL_JOB, id);

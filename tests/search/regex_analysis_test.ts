@@ -39,3 +39,8 @@ Deno.test("regex_analysis: the line source keeps \\s and negated classes off new
   assert.equal(re.test("a\n\t-z"), false);
   assert.equal(re.test("a \n-z"), false);
 });
+
+Deno.test("regex_analysis: counted repetitions of one character are written out", () => {
+  assert.equal(analyzeRegex("\\w{3}x{2,}y{1,3}", "").lineSource, "\\w\\w\\wxxx*y(?:y){0,2}");
+  assert.equal(analyzeRegex("(ab){2}z{2}?", "").lineSource, "(ab){2}z{2}?");
+});
