@@ -16,6 +16,7 @@ import {
   oursLanded,
   REPO,
   sdkCommand,
+  serverLabel,
 } from "./servers.ts";
 
 const encoder = new TextEncoder();
@@ -365,7 +366,7 @@ for (const run of RUNS) {
 console.log(
   `Protocol bench: ${ROUNDS} rounds of ${DURATION} ms per measure (median), ` +
     `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores, load average at start ${LOAD}; ` +
-    `floor serves ${toolsListBytes} bytes of tools/list ${toolsListSource}\n`,
+    `floor serves ${toolsListBytes} bytes of tools/list ${toolsListSource}; server ${serverLabel()}\n`,
 );
 console.log("| measure | floor | ours | ours/floor | SDK | SDK/floor | target (ours/floor) |");
 console.log("|---|---:|---:|---:|---:|---:|---|");

@@ -5,12 +5,38 @@
  */
 
 export const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+/**
+ * The checkout whose main.ts is "ours" (default: this one). Point BENCH_SERVER_DIR at an export of
+ * a commit (`git archive HEAD | tar -x -C DIR`) to measure exactly that commit.
+ */
+export const SERVER_DIR = Deno.env.get("BENCH_SERVER_DIR") ?? REPO;
+
+/** "DIR (commit abc1234[, with uncommitted changes])" when SERVER_DIR is a git work tree. */
+export function serverLabel(): string {
+  try {
+    const git = (args: string[]) =>
+      new TextDecoder().decode(
+        new Deno.Command("git", {
+          args: ["-C", SERVER_DIR, ...args],
+          stdout: "piped",
+          stderr: "null",
+        })
+          .outputSync().stdout,
+      ).trim();
+    const head = git(["rev-parse", "--short", "HEAD"]);
+    if (head === "" || git(["rev-parse", "--show-toplevel"]) !== SERVER_DIR) return SERVER_DIR;
+    const dirty = git(["status", "--porcelain", "--", "main.ts", "lib", "deno.json"]) !== "";
+    return `${SERVER_DIR} (commit ${head}${dirty ? ", with uncommitted changes" : ""})`;
+  } catch {
+    return SERVER_DIR;
+  }
+}
 export const CORPUS = Deno.env.get("BENCH_CORPUS") ??
   `${Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench"}/linux-source-6.1`;
 
 /** The words between `deno run` and `main.ts` in tasks.start.command. */
 export function startFlags(): string[] {
-  const json = JSON.parse(Deno.readTextFileSync(`${REPO}/deno.json`));
+  const json = JSON.parse(Deno.readTextFileSync(`${SERVER_DIR}/deno.json`));
   const start = json.tasks.start;
   const command: string = typeof start === "string" ? start : start.command;
   const words = command.trim().split(/\s+/);
@@ -23,12 +49,20 @@ export function startFlags(): string[] {
 }
 
 export function oursCommand(root: string, extra: string[] = []): string[] {
-  return [Deno.execPath(), "run", ...startFlags(), `${REPO}/main.ts`, "--root", root, ...extra];
+  return [
+    Deno.execPath(),
+    "run",
+    ...startFlags(),
+    `${SERVER_DIR}/main.ts`,
+    "--root",
+    root,
+    ...extra,
+  ];
 }
 
 export function oursLanded(): boolean {
   try {
-    return Deno.statSync(`${REPO}/main.ts`).isFile;
+    return Deno.statSync(`${SERVER_DIR}/main.ts`).isFile;
   } catch {
     return false;
   }
