@@ -101,10 +101,11 @@ export function* walkTree(
 
   // Where to resume.
   let floor: string[] | null = null;
+  let after: string | undefined;
   if (options.after !== undefined) {
     const afterSegments = normalizeSegments(options.after);
     if (afterSegments === null) throw new RangeError(`Invalid walk position "${options.after}"`);
-    const after = afterSegments.join("/");
+    after = afterSegments.join("/");
     const startSegments = start.rel === "" ? [] : start.rel.split("/");
     const inside = afterSegments.length > startSegments.length &&
       startSegments.every((s, k) => afterSegments[k] === s);
@@ -116,7 +117,7 @@ export function* walkTree(
   }
 
   if (!start.info.isDirectory) {
-    if (!start.info.isFile || floor !== null || options.after !== undefined) return;
+    if (!start.info.isFile || (after !== undefined && comparePaths(after, start.rel) >= 0)) return;
     yield {
       rel: start.rel,
       abs: start.abs,

@@ -203,11 +203,6 @@ export class Workspace {
     return { rel: r.rel, abs: r.abs };
   }
 
-  /** Like resolve, with the stat of the target (internal to the workspace and resources). */
-  resolveWithInfo(input: string, verb = "access"): Resolved {
-    return this.#resolve(input, verb);
-  }
-
   #lexical(input: string, verb: string): string {
     if (typeof input !== "string") throw refuse("invalid-path", String(input), verb, "not a path");
     if (input.length > MAX_INPUT_LENGTH) {

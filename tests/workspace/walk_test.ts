@@ -75,6 +75,10 @@ Deno.test("workspace.walk: starting at a subfolder yields root-relative paths", 
     const ws = openWorkspaceAt(t.root);
     assert.deepEqual(walkAll(ws, "src"), ["src/a/b.ts", "src/c.ts"]);
     assert.deepEqual(walkAll(ws, "src/c.ts"), ["src/c.ts"]);
+    assert.deepEqual([...ws.walk("src/c.ts", { after: "zzz" })].length, 0);
+    assert.deepEqual([...ws.walk("src/c.ts", { after: "src/a/b.ts" })].map((e) => e.rel), [
+      "src/c.ts",
+    ]);
   } finally {
     await t.dispose();
   }
