@@ -17,10 +17,6 @@ import { Listings } from "./listing.ts";
 
 export const DEFAULT_PAGE_SIZE = 1000;
 
-/** Loads what the first resources call would otherwise wait for (MIME library, cursor key). */
-export async function warmResources(): Promise<void> {
-  await Promise.all([loadMimeLibrary(), warmCursorKey()]);
-}
 const CURSOR_PURPOSE = "resources/list";
 
 /** `10 MiB`, `1.5 MiB`, `512 KiB`, `100 bytes`: the limit as a person would write it. */

@@ -358,6 +358,18 @@ Deno.test("workspace.walk: a FIFO inside the root is left out and never opened",
   }
 });
 
+Deno.test("workspace.walk: ignore files that are FIFOs are not read and hang nothing", async () => {
+  const t = await makeTree({ ".git/": "", "sub/a.txt": "" });
+  try {
+    await sh("mkfifo .gitignore .ignore sub/.rgignore", t.root);
+    const ws = openWorkspaceAt(t.root);
+    assert.deepEqual(walkAll(ws), ["sub/a.txt"]);
+    assert.equal(ws.resolve("sub/a.txt").rel, "sub/a.txt");
+  } finally {
+    await t.dispose();
+  }
+});
+
 Deno.test("workspace.walk: names that are not valid UTF-8 are skipped", async () => {
   const t = await makeTree({ "ok.txt": "", "\uFFFD.txt": "" });
   try {
