@@ -192,6 +192,7 @@ export class SearchPool {
         post: (slot, message) => this.#slots[slot].worker.postMessage(message),
         finish: (value) => {
           if (done) return;
+          ctx.progress(Atomics.load(ints, CTL_SCANNED));
           settle();
           resolve(value);
         },

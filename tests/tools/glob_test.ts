@@ -133,3 +133,12 @@ toolTest(
   {},
   !RG,
 );
+
+toolTest(
+  "glob: ignored files are left out inside a git work tree",
+  { ".git/HEAD": "ref", ".gitignore": "build/\n", "build/out.ts": "x", "src/a.ts": "a" },
+  async (h) => {
+    const r = await call(globTool, { pattern: "*.ts" }, h);
+    assert.equal(text(r), "src/a.ts");
+  },
+);

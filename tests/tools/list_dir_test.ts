@@ -82,3 +82,12 @@ toolTest("list_dir: an empty folder says so", { "empty/.keep": "" }, async (h) =
   const r = await call(listDirTool, { path: "empty" }, h);
   assert.equal(text(r), "(empty folder)");
 });
+
+toolTest(
+  "list_dir: ignored entries are left out",
+  { ".ignore": "build/\n*.log\n", "build/out.js": "x", "app.log": "l", "src/a.ts": "a" },
+  async (h) => {
+    const r = await call(listDirTool, {}, h);
+    assert.equal(text(r), "src/\nsrc/a.ts (1 B)\n.ignore (13 B)");
+  },
+);

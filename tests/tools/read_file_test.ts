@@ -178,3 +178,26 @@ toolTest("read_file: no workspace is an error", TREE, async (h) => {
   });
   assert.equal(text(r), "No workspace: restart shipcode-mcp with --root DIR");
 });
+
+toolTest(
+  "read_file: ignored files are refused",
+  { ".git/HEAD": "ref", ".gitignore": "secret_build.txt\n", "secret_build.txt": "x\n" },
+  async (h) => {
+    const r = await call(readFileTool, { path: "secret_build.txt" }, h);
+    assert.equal(r.isError, true);
+    assert.match(text(r), /ignore/);
+  },
+);
+
+toolTest("read_file: a symlink leading out of the root is treated as absent", {}, async (h) => {
+  const outside = await Deno.makeTempFile();
+  try {
+    await Deno.writeTextFile(outside, "outside\n");
+    await Deno.symlink(outside, `${h.root}/link.txt`);
+    const r = await call(readFileTool, { path: "link.txt" }, h);
+    assert.equal(r.isError, true);
+    assert.doesNotMatch(text(r), /outside\n/);
+  } finally {
+    await Deno.remove(outside);
+  }
+});
