@@ -1,6 +1,12 @@
 /**
  * The workspace: the only code that decides which files the server serves (WORKSPACE.md).
  * Three guards on every access: lexical (segments), real path, identity after open.
+ *
+ * Known limits (documented): a hard link to an outside file cannot be told from an inside one;
+ * a folder on the path swapped for a symlink between the real-path check and the open is caught
+ * by the identity check only when the swap happens after the check's stat (Deno has no
+ * openat/O_NOFOLLOW); ignore patterns compare ASCII case-insensitively (ripgrep: case-sensitive);
+ * names holding a backslash or invalid UTF-8 are never listed (they cannot be named back).
  */
 import { IgnoreIndex } from "./ignore_rules.ts";
 import { log } from "../log.ts";
