@@ -19,7 +19,7 @@ const FIRST_KEEP_MS = 2_000;
 /** The key of the first page walked ahead: no path contains NUL. */
 const FIRST = "\0";
 /** One slice of filling ahead on the main thread, between requests. */
-const SLICE_MS = 2;
+const SLICE_MS = 8;
 
 interface Continuation {
   walk: Generator<WalkEntry>;
