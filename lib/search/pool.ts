@@ -157,7 +157,14 @@ export class SearchPool {
     const previous = this.#lock;
     let release!: () => void;
     this.#lock = new Promise<void>((resolve) => (release = resolve));
-    return previous.then(() => this.#run(driver, ctx)).finally(release);
+    const job = previous.then(() => this.#run(driver, ctx)).finally(release);
+    if (ctx.signal.aborted) return job;
+    // A call cancelled while it waits for the running job answers at once (and is skipped).
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(new JobAbortedError());
+      ctx.signal.addEventListener("abort", onAbort, { once: true });
+      job.then(resolve, reject).finally(() => ctx.signal.removeEventListener("abort", onAbort));
+    });
   }
 
   async #run<T>(driver: JobDriver<T>, ctx: JobContext): Promise<T> {
