@@ -23,7 +23,10 @@ const SLICE_MS = 8;
 
 interface Continuation {
   walk: Generator<WalkEntry>;
-  buffer: Resource[];
+  /** Walked ahead: paths and sizes only (Resources are built when a page is answered, so they
+   * die young instead of aging into the old generation while they wait). */
+  rels: string[];
+  sizes: number[];
   head: number;
   done: boolean;
   broken: boolean;
@@ -36,7 +39,7 @@ function baseName(rel: string): string {
 }
 
 /** The Resource of a served file: uri, name, mimeType (when known), size, in wire order. */
-export function toResource(root: string, rel: string, size: number): Resource {
+function toResource(root: string, rel: string, size: number): Resource {
   const resource: Resource = { uri: pathToFileUri(joinRoot(root, rel)), name: rel };
   const mimeType = mimeTypeOf(baseName(rel));
   if (mimeType !== undefined) resource.mimeType = mimeType;
@@ -60,10 +63,12 @@ export class Listings {
   }
 
   #pull(c: Continuation): Resource | null {
-    if (c.head < c.buffer.length) {
-      const resource = c.buffer[c.head++];
-      if (c.head === c.buffer.length) {
-        c.buffer = [];
+    if (c.head < c.rels.length) {
+      const resource = toResource(this.#workspace.root, c.rels[c.head], c.sizes[c.head]);
+      c.head++;
+      if (c.head === c.rels.length) {
+        c.rels = [];
+        c.sizes = [];
         c.head = 0;
       }
       return resource;
@@ -77,13 +82,22 @@ export class Listings {
     return this.#toResource(next.value);
   }
 
+  /** Walks one entry into the buffer; false when the walk is over. */
+  #walkOne(c: Continuation): boolean {
+    if (c.done) return false;
+    const next = c.walk.next();
+    if (next.done) {
+      c.done = true;
+      return false;
+    }
+    c.rels.push(next.value.rel);
+    c.sizes.push(next.value.size);
+    return true;
+  }
+
   /** True when another entry follows (it is then buffered). */
   #hasMore(c: Continuation): boolean {
-    if (c.head < c.buffer.length) return true;
-    const resource = this.#pull(c);
-    if (resource === null) return false;
-    c.buffer.push(resource);
-    return true;
+    return c.head < c.rels.length || this.#walkOne(c);
   }
 
   #take(after: string): Continuation | undefined {
@@ -127,20 +141,14 @@ export class Listings {
       const until = performance.now() + SLICE_MS;
       try {
         let n = 0;
-        while (!c.done && c.buffer.length - c.head <= this.#pageSize) {
-          const next = c.walk.next();
-          if (next.done) {
-            c.done = true;
-            break;
-          }
-          c.buffer.push(this.#toResource(next.value));
+        while (c.rels.length - c.head <= this.#pageSize && this.#walkOne(c)) {
           if ((++n & 31) === 0 && performance.now() > until) break;
         }
       } catch {
         c.broken = true; // the next page resumes from the cursor's path instead
         return;
       }
-      if (!c.done && c.buffer.length - c.head <= this.#pageSize) schedule();
+      if (!c.done && c.rels.length - c.head <= this.#pageSize) schedule();
     };
     const schedule = () => {
       const timer = setTimeout(step, 0);
@@ -153,7 +161,8 @@ export class Listings {
   #start(after: string | undefined): Continuation {
     return {
       walk: this.#workspace.walk("", { after, stat: true }),
-      buffer: [],
+      rels: [],
+      sizes: [],
       head: 0,
       done: false,
       broken: false,
