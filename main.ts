@@ -53,11 +53,10 @@ async function main(): Promise<number> {
   if (opened.notice !== undefined) log.warn(opened.notice);
 
   const tools = { tools: TOOLS, workspace: opened.workspace, config, heavy: new HeavySlots(2) };
-  const server = new Server(buildMethods({
-    info: { name: NAME, version: VERSION },
-    tools,
-    resources: createResourceProvider(opened.workspace, config),
-  }));
+  const resources = createResourceProvider(opened.workspace, config);
+  const server = new Server(
+    buildMethods({ info: { name: NAME, version: VERSION }, tools, resources }),
+  );
 
   const stop = () => {
     server.shutdown().finally(() => Deno.exit(0));
@@ -71,6 +70,7 @@ async function main(): Promise<number> {
       warmValidator();
       warmToolChecks(tools);
       warmTools();
+      resources.warm();
     },
   });
   return 0;
