@@ -116,6 +116,8 @@ interface Row {
   q: Query;
   oursMs: number;
   rgMs: number;
+  /** The server's peak RSS (VmHWM, MiB) after this query. */
+  hwm: number;
   /** Median of the per-round ratios ours/rg (rounds are paired). */
   ratio: number;
   check: string;
@@ -243,6 +245,7 @@ for (const [qi, q] of QUERIES.entries()) {
   }
   rows.push({
     q,
+    hwm: on.peakRssKiB() / 1024,
     oursMs: median(oursMs),
     rgMs: rgMs.length > 0 ? median(rgMs) : rg.ms,
     ratio: median(ratios),
@@ -265,8 +268,10 @@ console.log(
     `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores, load average at start ${LOAD}; ` +
     `server ${serverLabel()}\n`,
 );
-console.log("| query | ours (ms) | rg (ms) | ours/rg | target | | CHECK vs rg |");
-console.log("|---|---:|---:|---:|---|---|---|");
+console.log(
+  "| query | ours (ms) | rg (ms) | ours/rg | target | | CHECK vs rg | peak RSS so far (MiB) |",
+);
+console.log("|---|---:|---:|---:|---|---|---|---:|");
 for (const r of rows) {
   const ratio = r.ratio;
   const met = Number.isNaN(ratio)
@@ -279,17 +284,17 @@ for (const r of rows) {
       r.rgMs.toFixed(0)
     } | ${Number.isNaN(ratio) ? "n/m" : ratio.toFixed(2) + "x"} | <= ${
       target(r.q.kind)
-    }x | ${met} | ${r.check} |`,
+    }x | ${met} | ${r.check} | ${r.hwm.toFixed(0)} |`,
   );
 }
 console.log(
   `| peak RSS (MiB, VmHWM) | ${rss.toFixed(1)} | | | <= 200 MiB | ${
     rss <= 200 ? "met" : "**missed**"
-  } | |`,
+  } | | |`,
 );
 if (!Number.isNaN(longRss)) {
   console.log(
-    `| peak RSS of the long-timeout server (MiB, VmHWM) | ${longRss.toFixed(1)} | | | | | |`,
+    `| peak RSS of the long-timeout server (MiB, VmHWM) | ${longRss.toFixed(1)} | | | | | | |`,
   );
 }
 if (rows.some((r) => !r.ok)) Deno.exitCode = 1;
