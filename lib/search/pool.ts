@@ -62,9 +62,13 @@ export interface Job<T> {
 
 interface Slot {
   worker: Worker;
-  /** Resolves when the worker is up: null, or why it could not start. */
+  /** Resolves when the worker is up: null, or why it could not start (STOPPED if killed first). */
   ready: Promise<string | null>;
+  /** Terminates the worker; a pending `ready` settles with STOPPED. */
+  kill(): void;
 }
+
+const STOPPED = "stopped";
 
 export class SearchPool {
   readonly #control = new SharedArrayBuffer(CTL_BYTES);
@@ -92,7 +96,7 @@ export class SearchPool {
   /** Terminates every worker (the server calls this on shutdown; they keep the process alive). */
   stop(): void {
     Atomics.store(this.#ints, CTL_JOB, 0);
-    for (const slot of this.#slots) slot.worker.terminate();
+    for (const slot of this.#slots) slot.kill();
     this.#slots = [];
     if (this.#watchdog !== null) clearInterval(this.#watchdog);
     this.#watchdog = null;
@@ -121,20 +125,24 @@ export class SearchPool {
       }
       this.#onMessage?.(index, { t: "failed", job: -1, message });
       if (this.#slots[index]?.worker === worker) {
-        worker.terminate();
+        this.#slots[index].kill();
         this.#slots[index] = this.#spawn(index);
       }
     };
     this.#stamps[index] = 0;
     worker.postMessage({ t: "init", control: this.#control, slot: index } satisfies ToWorker);
-    return { worker, ready };
+    const kill = () => {
+      worker.terminate();
+      settleReady(STOPPED);
+    };
+    return { worker, ready, kill };
   }
 
   /** Replaces every worker that is inside a file scan (cancellation must not wait for it). */
   #stopBusy(): void {
     for (let i = 0; i < this.#slots.length; i++) {
       if (this.#stamps[i] > 0) {
-        this.#slots[i].worker.terminate();
+        this.#slots[i].kill();
         this.#slots[i] = this.#spawn(i);
       }
     }
@@ -145,7 +153,7 @@ export class SearchPool {
     for (let i = 0; i < this.#slots.length; i++) {
       const stamp = this.#stamps[i];
       if (stamp > 0 && now - stamp > this.#timeoutMs) {
-        this.#slots[i].worker.terminate();
+        this.#slots[i].kill();
         this.#slots[i] = this.#spawn(i);
         if (this.#onTimeout !== null) this.#onTimeout(i);
       }
@@ -168,13 +176,18 @@ export class SearchPool {
   }
 
   async #run<T>(driver: JobDriver<T>, ctx: JobContext): Promise<T> {
-    if (ctx.signal.aborted) throw new JobAbortedError();
-    this.warm();
-    const problems = (await Promise.all(this.#slots.map((s) => s.ready))).filter((p) => p);
-    if (problems.length > 0) {
-      // Try fresh workers next time (the cause may have been transient).
-      this.stop();
-      throw new Error(problems[0]!);
+    for (let attempt = 0;; attempt++) {
+      if (ctx.signal.aborted) throw new JobAbortedError();
+      this.warm();
+      const problems = (await Promise.all(this.#slots.map((s) => s.ready))).filter((p) => p);
+      if (problems.length === 0) break;
+      const failure = problems.find((p) => p !== STOPPED);
+      if (failure !== undefined || attempt >= 3) {
+        // Try fresh workers next time (the cause may have been transient).
+        this.stop();
+        throw new Error(failure ?? "The search workers were stopped; try again");
+      }
+      // Workers stopped while starting (a cancellation or shutdown): start over.
     }
     const id = this.#nextJob++;
     const ints = this.#ints;

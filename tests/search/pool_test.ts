@@ -51,3 +51,21 @@ Deno.test("pool: a finished job passes its value and frees the pool", async () =
     pool.stop();
   }
 });
+
+Deno.test("pool: stopping workers that are still starting never blocks later jobs", async () => {
+  const pool = new SearchPool();
+  try {
+    const controller = new AbortController();
+    const first = pool.run(forever, context(controller.signal));
+    controller.abort();
+    await assert.rejects(first, JobAbortedError);
+    pool.stop();
+    const signal = new AbortController().signal;
+    assert.equal(
+      await pool.run({ start: (job) => job.finish(7), onMessage() {} }, context(signal)),
+      7,
+    );
+  } finally {
+    pool.stop();
+  }
+});
