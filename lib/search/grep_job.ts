@@ -46,7 +46,7 @@ export function runGrep(
   const done = new Map<number, FileResult[]>();
   const queue: number[] = [];
   let walking = true;
-  let walkSlot = 0;
+  const walkSlot = 0;
   let totalBatches = -1;
   const inFlight: number[] = [];
   const ordered: FileResult[] = [];
@@ -145,7 +145,6 @@ export function runGrep(
       }
     },
   };
-  walkSlot = 0;
   return pool.run(driver, {
     ...ctx,
     fileOf: (batch, index) => batches.get(batch)?.[index],

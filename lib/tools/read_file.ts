@@ -1,7 +1,7 @@
 /** read_file: numbered lines of a text file, or an image block (TOOLS.md "read_file"). */
 import { type Tool, type ToolContext, toolError, type ToolResult } from "./tool.ts";
 import { isResult, readOnlyAnnotations, workspaceOf } from "./tool_support.ts";
-import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
+import { WorkspaceError } from "../workspace/workspace.ts";
 import { HARD_CAP_CHARS } from "../search/paging.ts";
 import { MAX_LINE_CHARS } from "../search/content_lines.ts";
 
@@ -218,10 +218,6 @@ function concat(parts: Uint8Array[], length: number): Uint8Array {
   return out;
 }
 
-async function open(ws: Workspace, rel: string) {
-  return await ws.openFile(rel);
-}
-
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const ws = workspaceOf(ctx);
   if (isResult(ws)) return ws;
@@ -239,7 +235,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   let opened: { file: Deno.FsFile; size: number };
   try {
     rel = ws.resolve(input).rel;
-    opened = await open(ws, rel);
+    opened = await ws.openFile(rel);
   } catch (error) {
     if (error instanceof WorkspaceError) {
       if (error.reason === "is-a-directory") {
