@@ -4,9 +4,38 @@
  * TextDecoder is as fast as a latin1 copy for ASCII, so there is one path.
  */
 
+import type { Matcher } from "./matcher.ts";
+
 const utf8 = new TextDecoder("utf-8");
 
 export function decodeForSearch(bytes: Uint8Array): string | null {
   const text = utf8.decode(bytes);
   return text.indexOf("\0") >= 0 ? null : text;
+}
+
+export const CHUNK_BYTES = 256 * 1024;
+const firstChunkDecoder = new TextDecoder("utf-8");
+const laterChunkDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Matching lines of a large file scanned in chunks cut after an LF; 0 when it is binary. */
+export function countInChunks(bytes: Uint8Array, m: Matcher, chunkBytes = CHUNK_BYTES): number {
+  let count = 0;
+  let start = 0;
+  while (start < bytes.length) {
+    let end = Math.min(bytes.length, start + chunkBytes);
+    if (end < bytes.length) {
+      const nl = bytes.lastIndexOf(10, end - 1);
+      if (nl >= start) end = nl + 1;
+      else {
+        const next = bytes.indexOf(10, end);
+        end = next < 0 ? bytes.length : next + 1;
+      }
+    }
+    const decoder = start === 0 ? firstChunkDecoder : laterChunkDecoder;
+    const text = decoder.decode(bytes.subarray(start, end));
+    if (text.indexOf("\0") >= 0) return 0; // binary: skipped, like rg -c
+    count += m.scanText(text, { wantLines: false }).count;
+    start = end;
+  }
+  return count;
 }

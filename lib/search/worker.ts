@@ -8,7 +8,7 @@
 import { Workspace, type WorkspaceOptions } from "../workspace/workspace.ts";
 import { globFilter } from "./glob_match.ts";
 import { createMatcher, type Matcher } from "./matcher.ts";
-import { decodeForSearch } from "./decode.ts";
+import { CHUNK_BYTES, countInChunks, decodeForSearch } from "./decode.ts";
 import { contentLines } from "./content_lines.ts";
 import {
   CTL_CUTOFF,
@@ -101,6 +101,22 @@ function matcherFor(message: SearchMessage): Matcher {
   return matcher;
 }
 
+/**
+ * Frees a file buffer at once (detaching it), rather than when the garbage collector gets to it:
+ * a search reads gigabytes, and lazily freed buffers would hold hundreds of MiB.
+ */
+function release(bytes: Uint8Array): void {
+  const buffer = bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  if (bytes.byteOffset !== 0 || buffer.byteLength !== bytes.byteLength) return; // not all ours
+  if (typeof buffer.transfer === "function" && !(buffer instanceof SharedArrayBuffer)) {
+    try {
+      buffer.transfer(0);
+    } catch {
+      // not transferable: the collector frees it
+    }
+  }
+}
+
 function search(message: SearchMessage): void {
   const ws = workspaceFor(message.ws);
   const m = matcherFor(message);
@@ -122,7 +138,17 @@ function search(message: SearchMessage): void {
       stamps[slot] = 0;
       continue; // vanished or refused meanwhile: not served, so not searched
     }
+    if (!collect && !message.spec.multiline && bytes.length > CHUNK_BYTES) {
+      // Counting only: decode and scan a large file in line-aligned chunks (less memory).
+      const count = countInChunks(bytes, m);
+      release(bytes);
+      scanned++;
+      if (count > 0) results.push([rel, count]);
+      stamps[slot] = 0;
+      continue;
+    }
     const text = decodeForSearch(bytes);
+    release(bytes);
     scanned++;
     if (text !== null) {
       const r = m.scanText(text, { wantLines: collect });

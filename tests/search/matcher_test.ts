@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createMatcher } from "../../lib/search/matcher.ts";
 import { contentLines } from "../../lib/search/content_lines.ts";
-import { decodeForSearch } from "../../lib/search/decode.ts";
+import { countInChunks, decodeForSearch } from "../../lib/search/decode.ts";
 import { translatePattern } from "../../lib/search/pattern.ts";
 
 function matcher(pattern: string, options: { i?: boolean; multiline?: boolean } = {}) {
@@ -117,4 +117,17 @@ Deno.test("content_lines: lines over 2000 characters are cut with the rest count
     lineNumbers: true,
   });
   assert.equal(out[0], `f:1:${"x".repeat(2000)}... [+500 chars]`);
+});
+
+Deno.test("decode: chunked counting equals whole-text counting across chunk edges", () => {
+  const m = matcher("ab|^z$");
+  const text = "\uFEFFab\n" + "xxab\nz\n".repeat(50) + "y".repeat(40) + "ab\n" + "tail ab";
+  const bytes = new TextEncoder().encode(text);
+  const whole = m.scanText(decodeForSearch(bytes)!, { wantLines: false }).count;
+  for (const size of [1, 7, 16, 64, 1000]) assert.equal(countInChunks(bytes, m, size), whole);
+});
+
+Deno.test("decode: chunked counting skips a file with a late NUL", () => {
+  const bytes = new TextEncoder().encode("ab\n".repeat(100) + "\0");
+  assert.equal(countInChunks(bytes, matcher("ab"), 16), 0);
 });
