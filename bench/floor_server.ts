@@ -53,13 +53,21 @@ const PARSE_ERROR = encoder.encode(
 
 /** Parts waiting for the next write; small ones are merged, large ones written as they are. */
 let parts: Uint8Array[] = [];
+let partsBytes = 0;
+
+function push(...ps: Uint8Array[]): void {
+  for (const p of ps) {
+    parts.push(p);
+    partsBytes += p.length;
+  }
+}
 
 function answer(line: Uint8Array): void {
   let msg: { id?: unknown; method?: unknown };
   try {
     msg = JSON.parse(decoder.decode(line));
   } catch {
-    parts.push(PARSE_ERROR);
+    push(PARSE_ERROR);
     return;
   }
   if (msg === null || typeof msg !== "object" || msg.id === undefined) return; // notification
@@ -80,7 +88,7 @@ function answer(line: Uint8Array): void {
     default:
       tail = TAIL_NOT_FOUND;
   }
-  parts.push(HEAD, encoder.encode(JSON.stringify(msg.id)), tail);
+  push(HEAD, encoder.encode(JSON.stringify(msg.id)), tail);
 }
 
 async function writeAll(bytes: Uint8Array): Promise<void> {
@@ -90,9 +98,24 @@ async function writeAll(bytes: Uint8Array): Promise<void> {
 
 const BIG = 64 * 1024;
 
+/**
+ * Writing runs beside reading (as a real server's output does): the reader hands parts over and
+ * goes on reading; it waits only when more than WAIT_BYTES are queued (back-pressure).
+ */
+const WAIT_BYTES = 8 * 1024 * 1024;
+let writing: Promise<void> | null = null;
+
+function kick(): void {
+  writing ??= (async () => {
+    while (parts.length > 0) await flush();
+  })().catch(() => Deno.exit(0)) // the client went away (EPIPE)
+    .finally(() => (writing = null));
+}
+
 async function flush(): Promise<void> {
   const out = parts;
   parts = [];
+  partsBytes = 0;
   let small: Uint8Array[] = [];
   let smallLen = 0;
   const flushSmall = async () => {
@@ -152,7 +175,11 @@ async function main(): Promise<void> {
         answer(line);
         start = nl + 1;
       }
-      if (parts.length > 0) await flush();
+      if (parts.length > 0) {
+        const queued = partsBytes;
+        kick();
+        if (queued > WAIT_BYTES && writing) await writing;
+      }
     }
     if (pendingLen > 0) {
       const whole = new Uint8Array(pendingLen);
@@ -162,8 +189,9 @@ async function main(): Promise<void> {
         o += p.length;
       }
       answer(whole);
-      await flush();
     }
+    kick();
+    while (writing) await writing;
   } catch (e) {
     if (!(e instanceof Deno.errors.BrokenPipe)) console.error(e);
   }
