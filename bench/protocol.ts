@@ -223,8 +223,11 @@ for (const run of RUNS) {
     for (const [name, peer] of peers) {
       if (broken.has(`${name}:${run.needs}`)) continue;
       try {
+        const c0 = peer.cpuSeconds();
         const r = await peer.window({ window: run.window, durationMs: DURATION, make: run.make });
+        const c1 = peer.cpuSeconds();
         record(run.key, name, run.value(r, 0));
+        record(`${run.key}:cpu`, name, ((c1 - c0) * 1e6) / r.count);
       } catch (e) {
         broken.set(`${name}:${run.needs}`, (e as Error).message);
       }
@@ -371,6 +374,23 @@ console.log(
 console.log("| measure | floor | ours | ours/floor | SDK | SDK/floor | target (ours/floor) |");
 console.log("|---|---:|---:|---:|---:|---:|---|");
 for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+console.log(
+  "\nServer CPU per request during the throughput runs (utime + stime of the process, µs, median " +
+    "of the rounds; the CPU clock ticks every 10 ms, so small values are coarse):\n",
+);
+console.log("| measure | floor | ours | ours/floor | SDK | SDK/floor |");
+console.log("|---|---:|---:|---:|---:|---:|");
+for (const run of RUNS) {
+  const m = results.get(`${run.key}:cpu`);
+  const v = (n: Name) => (m?.get(n) ? median(m.get(n)!) : undefined);
+  console.log(
+    `| ${run.label} | ${fmt(v("floor"), 1)} | ${fmt(v("ours"), 1)} | ${
+      ratio(v("ours"), v("floor"))
+    } | ` +
+      `${fmt(v("sdk"), 1)} | ${ratio(v("sdk"), v("floor"))} |`,
+  );
+  json[`${run.key}:cpu`] = { floor: m?.get("floor"), ours: m?.get("ours"), sdk: m?.get("sdk") };
+}
 for (const [k, v] of broken) notes.push(`${k} not measured: ${v}`);
 if (notes.length > 0) console.log("\n" + notes.map((n) => `- ${n}`).join("\n"));
 if (JSON_OUT) await Deno.writeTextFile(JSON_OUT, JSON.stringify(json, null, 1));
