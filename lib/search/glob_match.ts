@@ -180,10 +180,11 @@ function globMatches(glob: CompiledGlob, rel: string, isDir: boolean): boolean {
 export function globFilter(globs: readonly string[]): FileFilter {
   const compiled = globs.map(compileGlob);
   const hasWhitelist = compiled.some((g) => !g.negated);
+  const hasNegated = compiled.some((g) => g.negated);
   return (rel: string): boolean => {
     // Folders first (a negated glob on a folder prunes it, as rg does), then the file itself.
     let from = 0;
-    for (;;) {
+    while (hasNegated) {
       const slash = rel.indexOf("/", from);
       if (slash < 0) break;
       const dir = rel.slice(0, slash);

@@ -1,7 +1,6 @@
 /** glob: files by ripgrep -g pattern, most recently modified first (TOOLS.md "glob"). */
 import { type Tool, type ToolContext, toolError, type ToolResult } from "./tool.ts";
 import {
-  comparePaths,
   hintLine,
   isResult,
   readOnlyAnnotations,
@@ -69,8 +68,10 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   } catch (error) {
     return searchFailure(error, pattern, ctx.config.regexTimeoutMs);
   }
-  found.sort((a, b) => b[1] - a[1] || comparePaths(a[0], b[0]));
-  const files = found.map((f) => f[0]);
+  // Newest first, ties by path (segment order: "/" sorts before every other character).
+  const keyed = found.map(([rel, mtime]) => ({ rel, mtime, key: rel.replaceAll("/", "\0") }));
+  keyed.sort((a, b) => b.mtime - a.mtime || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const files = keyed.map((f) => f.rel);
   const offset = typeof args.offset === "number" ? args.offset : 0;
   const page = takePage(files, {
     offset,

@@ -142,3 +142,26 @@ toolTest(
     assert.equal(text(r), "src/a.ts");
   },
 );
+
+const DEEP: Record<string, string> = {};
+for (const a of ["p", "q"]) {
+  for (const b of ["r", "s", "t"]) {
+    for (const c of ["u", "v"]) DEEP[`${a}/${b}/${c}/deep/f.ts`] = "x";
+    DEEP[`${a}/${b}/g.ts`] = "x";
+  }
+  DEEP[`${a}/h.ts`] = "x";
+}
+DEEP["top.ts"] = "x";
+
+toolTest("glob: every file of a deep tree is found exactly once", DEEP, async (h) => {
+  const r = await call(globTool, { pattern: "*.ts", head_limit: 0 }, h);
+  const files = sc(r).files as string[];
+  assert.equal(files.length, Object.keys(DEEP).length);
+  assert.deepEqual([...files].sort(), Object.keys(DEEP).sort());
+  const under = await call(globTool, { pattern: "r/**/*.ts", path: "p", head_limit: 0 }, h);
+  assert.deepEqual([...(sc(under).files as string[])].sort(), [
+    "p/r/g.ts",
+    "p/r/u/deep/f.ts",
+    "p/r/v/deep/f.ts",
+  ]);
+});
