@@ -280,9 +280,9 @@ for (const r of rows) {
     ? "met"
     : "**missed**";
   console.log(
-    `| ${r.q.label} | ${Number.isNaN(r.oursMs) ? "n/m" : r.oursMs.toFixed(0)} | ${
-      r.rgMs.toFixed(0)
-    } | ${Number.isNaN(ratio) ? "n/m" : ratio.toFixed(2) + "x"} | <= ${
+    `| ${r.q.label.replaceAll("|", "\\|")} | ${
+      Number.isNaN(r.oursMs) ? "n/m" : r.oursMs.toFixed(0)
+    } | ${r.rgMs.toFixed(0)} | ${Number.isNaN(ratio) ? "n/m" : ratio.toFixed(2) + "x"} | <= ${
       target(r.q.kind)
     }x | ${met} | ${r.check} | ${r.hwm.toFixed(0)} |`,
   );
