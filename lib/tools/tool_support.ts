@@ -57,13 +57,6 @@ export function searchFailure(error: unknown, pattern: string, timeoutMs: number
   return toolError(String(error));
 }
 
-/** Compares root-relative paths segment by segment (the order of `rg --files --sort path`). */
-export function comparePaths(a: string, b: string): number {
-  const x = a.replaceAll("/", "\0");
-  const y = b.replaceAll("/", "\0");
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
 /** The next-page hint, the last text line of a cut result. */
 export function hintLine(remaining: string, nextOffset: number, note = ""): string {
   return `[... ${remaining}${note}; call again with offset=${nextOffset}]`;
