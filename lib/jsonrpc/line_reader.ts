@@ -10,6 +10,9 @@ export type LineEvent = { kind: "line"; text: string } | { kind: "too-long" };
 
 const LF = 0x0a;
 const CR = 0x0d;
+const INITIAL_HOLD = 64 * 1024;
+/** A hold buffer grown past this (for a huge line) is dropped once that line is done. */
+const MAX_KEPT_HOLD = 4 * 1024 * 1024;
 
 /**
  * The splitting state machine, fed chunk by chunk: `push` returns the events a chunk completes,
@@ -18,7 +21,8 @@ const CR = 0x0d;
 export class LineSplitter {
   readonly #max: number;
   readonly #decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
-  #parts: Uint8Array[] = [];
+  /** The start of a line that spans chunks, copied (the caller reuses its read buffer). */
+  #held = new Uint8Array(INITIAL_HOLD);
   #buffered = 0;
   #discarding = false;
 
@@ -42,8 +46,7 @@ export class LineSplitter {
         this.#discarding = false;
       } else if (this.#buffered + (lf - start) > this.#max + 1) {
         // +1: a CR right before the LF is dropped and does not count.
-        this.#parts = [];
-        this.#buffered = 0;
+        this.#release();
         events.push({ kind: "too-long" });
       } else {
         this.#emit(events, chunk.subarray(start, lf));
@@ -56,46 +59,55 @@ export class LineSplitter {
   end(): LineEvent[] {
     const events: LineEvent[] = [];
     if (!this.#discarding && this.#buffered > 0) this.#emit(events, new Uint8Array(0));
+    this.#release();
     this.#discarding = false;
     return events;
   }
 
   #emit(events: LineEvent[], tail: Uint8Array): void {
     let bytes = tail;
-    if (this.#parts.length > 0) {
-      bytes = new Uint8Array(this.#buffered + tail.length);
-      let at = 0;
-      for (const part of this.#parts) {
-        bytes.set(part, at);
-        at += part.length;
-      }
-      bytes.set(tail, at);
-      this.#parts = [];
+    if (this.#buffered > 0) {
+      this.#hold(tail);
+      bytes = this.#held.subarray(0, this.#buffered);
     }
-    this.#buffered = 0;
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === CR) end--;
     if (end > this.#max) {
       events.push({ kind: "too-long" });
-      return;
+    } else {
+      const text = this.#decoder.decode(bytes.subarray(0, end));
+      if (!isBlank(text)) events.push({ kind: "line", text });
     }
-    const text = this.#decoder.decode(bytes.subarray(0, end));
-    if (!isBlank(text)) events.push({ kind: "line", text });
+    this.#release();
   }
 
   #keep(events: LineEvent[], piece: Uint8Array): void {
     if (this.#discarding || piece.length === 0) return;
     if (this.#buffered + piece.length > this.#max + 1) {
       // Never buffer an over-long line whole: drop what came and skip to the next LF.
-      this.#parts = [];
-      this.#buffered = 0;
+      this.#release();
       this.#discarding = true;
       events.push({ kind: "too-long" });
       return;
     }
-    // Copy: the producer may reuse its buffer once the chunk is handed over.
-    this.#parts.push(piece.slice());
-    this.#buffered += piece.length;
+    this.#hold(piece);
+  }
+
+  #hold(piece: Uint8Array): void {
+    const need = this.#buffered + piece.length;
+    if (need > this.#held.length) {
+      const grown = new Uint8Array(Math.max(need, this.#held.length * 2));
+      grown.set(this.#held.subarray(0, this.#buffered));
+      this.#held = grown;
+    }
+    this.#held.set(piece, this.#buffered);
+    this.#buffered = need;
+  }
+
+  /** Forgets the held bytes; a buffer grown for a huge line is not kept. */
+  #release(): void {
+    this.#buffered = 0;
+    if (this.#held.length > MAX_KEPT_HOLD) this.#held = new Uint8Array(INITIAL_HOLD);
   }
 }
 

@@ -100,7 +100,7 @@ export function createResourceProvider(
       throw RpcError.resourceNotFound(uri, inside ? e.reason : undefined);
     }
     const { file, size } = opened;
-    let bytes: Uint8Array;
+    let contents: ResourceContents;
     try {
       if (size > config.maxReadBytes) {
         throw RpcError.invalidParams(
@@ -109,27 +109,20 @@ export function createResourceProvider(
           } limit; use read_file with offset and limit`,
         );
       }
-      bytes = new Uint8Array(size);
-      let done = 0;
-      while (done < size) {
-        signal.throwIfAborted();
-        const n = await file.read(bytes.subarray(done));
-        if (n === null) break;
-        done += n;
-      }
-      if (done < size) bytes = bytes.subarray(0, done);
+      await loadMimeLibrary();
+      signal.throwIfAborted();
+      // Read, decode and encode in one synchronous step into a reused buffer: a fresh buffer per
+      // read costs more than the read itself, and nothing else can touch the scratch meanwhile.
+      const bytes = readAll(file, size);
+      const text = decodeText(bytes);
+      const mimeType = mimeTypeOrFallback(baseName(opened.rel), text !== null);
+      contents = text !== null
+        ? { uri, mimeType, text }
+        : { uri, mimeType, blob: bytes.toBase64() };
     } finally {
       file.close();
     }
-    await loadMimeLibrary();
-    const name = baseName(opened.rel);
-    const text = decodeText(bytes);
-    const mimeType = mimeTypeOrFallback(name, text !== null);
-    return {
-      contents: [
-        text !== null ? { uri, mimeType, text } : { uri, mimeType, blob: bytes.toBase64() },
-      ],
-    };
+    return { contents: [contents] };
   }
 
   /** Prepares the first page between requests (call once the handshake is done). */
@@ -146,4 +139,26 @@ export function createResourceProvider(
   }
 
   return { list, templates, read, warm, close };
+}
+
+/** Largest read buffer kept for reuse between reads; bigger files get their own buffer. */
+const MAX_SCRATCH = 16 * 1024 * 1024;
+let scratch = new Uint8Array(0);
+
+/** Reads up to `size` bytes of `file` synchronously; the view is valid until the next call. */
+function readAll(file: Deno.FsFile, size: number): Uint8Array {
+  let buffer: Uint8Array;
+  if (size <= MAX_SCRATCH) {
+    if (scratch.length < size) scratch = new Uint8Array(size);
+    buffer = scratch.subarray(0, size);
+  } else {
+    buffer = new Uint8Array(size);
+  }
+  let done = 0;
+  while (done < size) {
+    const n = file.readSync(buffer.subarray(done));
+    if (n === null || n === 0) break;
+    done += n;
+  }
+  return buffer.subarray(0, done);
 }
