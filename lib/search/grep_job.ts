@@ -43,6 +43,7 @@ export function runGrep(
   ctx: Omit<JobContext, "fileOf">,
 ): Promise<GrepOutcome> {
   const batches = new Map<number, string[]>();
+  const reals = new Map<number, string[]>();
   const done = new Map<number, FileResult[]>();
   const queue: number[] = [];
   let walking = true;
@@ -66,6 +67,7 @@ export function runGrep(
           job: job.id,
           batch,
           files: batches.get(batch)!,
+          reals: reals.get(batch)!,
           ws: params.ws,
           spec: params.spec,
           mode: params.mode,
@@ -80,6 +82,7 @@ export function runGrep(
       const results = done.get(nextOrdered)!;
       done.delete(nextOrdered);
       batches.delete(nextOrdered);
+      reals.delete(nextOrdered);
       for (const r of results) {
         ordered.push(r);
         if (params.mode === "content" && r.length === 3) {
@@ -112,6 +115,7 @@ export function runGrep(
         walking = false;
         totalBatches = 1;
         batches.set(0, [params.base]);
+        reals.set(0, [""]);
         queue.push(0);
         dispatch(job);
         return;
@@ -130,6 +134,7 @@ export function runGrep(
     onMessage(job: Job<GrepOutcome>, slot: number, message: FromWorker): void {
       if (message.t === "files") {
         batches.set(message.batch, message.files);
+        reals.set(message.batch, message.reals);
         queue.push(message.batch);
         dispatch(job);
       } else if (message.t === "walked") {

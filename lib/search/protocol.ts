@@ -45,6 +45,8 @@ export interface SearchMessage {
   job: number;
   batch: number;
   files: string[];
+  /** The real path of each file where it differs from root + "/" + rel (symlinks), else "". */
+  reals: string[];
   ws: WorkspaceOptions;
   spec: PatternSpec;
   mode: GrepMode;
@@ -68,7 +70,7 @@ export type FileResult = [string, number] | [string, number, string[]];
 export type ListEntry = [string, boolean, number, number];
 
 export type FromWorker =
-  | { t: "files"; job: number; batch: number; files: string[] }
+  | { t: "files"; job: number; batch: number; files: string[]; reals: string[] }
   | { t: "globbed"; job: number; entries: [string, number][] }
   | { t: "walked"; job: number; batches: number; walked: number }
   | { t: "searched"; job: number; batch: number; results: FileResult[]; scanned: number }

@@ -5,6 +5,7 @@
  * terminating this worker.
  */
 /// <reference lib="deno.worker" />
+import { joinRoot } from "../workspace/names.ts";
 import { Workspace, type WorkspaceOptions } from "../workspace/workspace.ts";
 import { globFilter } from "./glob_match.ts";
 import { createMatcher, type Matcher } from "./matcher.ts";
@@ -63,6 +64,7 @@ function walk(message: WalkMessage): void {
   const typeKeep = message.typeGlobs.length > 0 ? globFilter(message.typeGlobs) : null;
   const stat = message.kind === "glob";
   let batch: string[] = [];
+  let batchReals: string[] = [];
   let globbed: [string, number][] = [];
   let batches = 0;
   let walked = 0;
@@ -80,14 +82,18 @@ function walk(message: WalkMessage): void {
       }
     } else {
       batch.push(entry.rel);
+      batchReals.push(entry.abs === joinRoot(ws.root, entry.rel) ? "" : entry.abs);
       if (batch.length >= message.batchSize) {
-        post({ t: "files", job: message.job, batch: batches++, files: batch });
+        post({ t: "files", job: message.job, batch: batches++, files: batch, reals: batchReals });
         batch = [];
+        batchReals = [];
       }
     }
   }
   if (globbed.length > 0) post({ t: "globbed", job: message.job, entries: globbed });
-  if (batch.length > 0) post({ t: "files", job: message.job, batch: batches++, files: batch });
+  if (batch.length > 0) {
+    post({ t: "files", job: message.job, batch: batches++, files: batch, reals: batchReals });
+  }
   post({ t: "walked", job: message.job, batches, walked });
 }
 
@@ -99,6 +105,28 @@ function matcherFor(message: SearchMessage): Matcher {
     matcherKey = key;
   }
   return matcher;
+}
+
+/** Every file is read into this buffer (grown as needed up to MAX_SCRATCH), never a fresh one. */
+const MAX_SCRATCH = 64 * 1024 * 1024;
+let scratch = new Uint8Array(1024 * 1024);
+
+/** The fully checked read, for a path that is not a walked plain file (a single file argument). */
+function readChecked(ws: Workspace, rel: string): Uint8Array | null {
+  try {
+    return ws.readFileSync(rel);
+  } catch {
+    return null; // vanished or refused: not served, so not searched
+  }
+}
+
+/** After a file is scanned: a file too big for the scratch grows it for the next, then is freed. */
+function done(bytes: Uint8Array): void {
+  if (bytes.buffer === scratch.buffer) return;
+  if (bytes.length > scratch.length && bytes.length <= MAX_SCRATCH) {
+    scratch = new Uint8Array(bytes.length);
+  }
+  release(bytes);
 }
 
 /**
@@ -131,24 +159,24 @@ function search(message: SearchMessage): void {
     const rel = message.files[i];
     ints[base + 2] = i;
     stamps[slot] = Date.now();
-    let bytes: Uint8Array;
-    try {
-      bytes = ws.readFileSync(rel);
-    } catch {
+    const real = message.reals[i];
+    const bytes = ws.readWalkedSync(real === "" ? joinRoot(ws.root, rel) : real, scratch) ??
+      (real === "" ? readChecked(ws, rel) : null);
+    if (bytes === null) {
       stamps[slot] = 0;
       continue; // vanished or refused meanwhile: not served, so not searched
     }
     if (!collect && !message.spec.multiline && bytes.length > CHUNK_BYTES) {
       // Counting only: decode and scan a large file in line-aligned chunks (less memory).
       const count = countInChunks(bytes, m);
-      release(bytes);
+      done(bytes);
       scanned++;
       if (count > 0) results.push([rel, count]);
       stamps[slot] = 0;
       continue;
     }
     const text = decodeForSearch(bytes);
-    release(bytes);
+    done(bytes);
     scanned++;
     if (text !== null) {
       const r = m.scanText(text, { wantLines: collect });

@@ -396,6 +396,43 @@ export class Workspace {
     }
   }
 
+  /**
+   * Reads a file that a walk of this workspace has just yielded (`abs` is the entry's real path),
+   * for searching many files fast: the real path must still be inside the root and a regular
+   * file (lstat), and the opened file must be that same file (device and inode). The bytes go into
+   * `scratch` when it is big enough (the view is valid until the buffer is reused), else into a
+   * new buffer. Null when the file changed or vanished since the walk: it is no longer served.
+   */
+  readWalkedSync(abs: string, scratch: Uint8Array): Uint8Array | null {
+    if (relativeUnder(abs, this.root) === null) return null;
+    let file: Deno.FsFile;
+    let checked: Deno.FileInfo;
+    try {
+      checked = Deno.lstatSync(abs);
+      if (!checked.isFile) return null;
+      file = Deno.openSync(abs, { read: true });
+    } catch {
+      return null;
+    }
+    try {
+      const opened = file.statSync();
+      if (!opened.isFile || opened.dev !== checked.dev || opened.ino !== checked.ino) return null;
+      const size = opened.size;
+      const buffer = size <= scratch.length ? scratch.subarray(0, size) : new Uint8Array(size);
+      let done = 0;
+      while (done < size) {
+        const n = file.readSync(buffer.subarray(done));
+        if (n === null || n === 0) break;
+        done += n;
+      }
+      return buffer.subarray(0, done);
+    } catch {
+      return null;
+    } finally {
+      file.close();
+    }
+  }
+
   /** An identity-checked handle for streaming reads; the caller closes it. */
   async openFile(
     rel: string,
