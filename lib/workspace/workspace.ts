@@ -404,7 +404,8 @@ export class Workspace {
    * new buffer. Null when the file changed or vanished since the walk: it is no longer served.
    */
   readWalkedSync(abs: string, scratch: Uint8Array): Uint8Array | null {
-    if (relativeUnder(abs, this.root) === null) return null;
+    const rel = relativeUnder(abs, this.root);
+    if (rel === null || normalizeSegments(rel)?.join("/") !== rel) return null;
     let file: Deno.FsFile;
     let checked: Deno.FileInfo;
     try {

@@ -116,3 +116,53 @@ Deno.test("workspace.readFile: a file swapped after the check is refused by the 
     await t.dispose();
   }
 });
+
+Deno.test("workspace.readWalkedSync: reads a walked file into the caller's buffer", async () => {
+  const t = await makeTree({ "src/a.ts": "hello walk", "big.txt": "x".repeat(100) });
+  try {
+    const ws = openWorkspaceAt(t.root);
+    const scratch = new Uint8Array(64);
+    const entries = [...ws.walk("")].filter((e) => !e.isDir);
+    const small = entries.find((e) => e.rel === "src/a.ts")!;
+    const got = ws.readWalkedSync(small.abs, scratch)!;
+    assert.equal(text(got), "hello walk");
+    assert.equal(got.buffer, scratch.buffer);
+    const big = ws.readWalkedSync(entries.find((e) => e.rel === "big.txt")!.abs, scratch)!;
+    assert.equal(text(big), "x".repeat(100));
+    assert.notEqual(big.buffer, scratch.buffer);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.readWalkedSync: a walked file swapped for a symlink to an outside file reads nothing", async () => {
+  const t = await makeTree({ "a.txt": "inside" });
+  const outside = await Deno.makeTempFile({ prefix: "shipcode-outside-" });
+  await Deno.writeTextFile(outside, "outside secret");
+  try {
+    const ws = openWorkspaceAt(t.root);
+    const entry = [...ws.walk("")].find((e) => e.rel === "a.txt")!;
+    await Deno.remove(entry.abs);
+    await Deno.symlink(outside, entry.abs);
+    assert.equal(ws.readWalkedSync(entry.abs, new Uint8Array(64)), null);
+    assert.equal(ws.readWalkedSync(outside, new Uint8Array(64)), null);
+    const name = outside.slice(outside.lastIndexOf("/") + 1);
+    await Deno.copyFile(outside, `${t.base}/${name}`);
+    assert.equal(ws.readWalkedSync(`${t.root}/../${name}`, new Uint8Array(64)), null);
+  } finally {
+    await t.dispose();
+    await Deno.remove(outside);
+  }
+});
+
+Deno.test("workspace.readWalkedSync: a file that vanished since the walk reads nothing", async () => {
+  const t = await makeTree({ "gone.txt": "soon gone" });
+  try {
+    const ws = openWorkspaceAt(t.root);
+    const entry = [...ws.walk("")].find((e) => e.rel === "gone.txt")!;
+    await Deno.remove(entry.abs);
+    assert.equal(ws.readWalkedSync(entry.abs, new Uint8Array(64)), null);
+  } finally {
+    await t.dispose();
+  }
+});
