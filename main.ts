@@ -5,17 +5,20 @@
 
 import denoJson from "./deno.json" with { type: "json" };
 import { parseArgs, usage } from "./lib/cli/args.ts";
-import { buildMethods } from "./lib/features/methods.ts";
-import { warmToolChecks } from "./lib/features/tools.ts";
-import { warmValidator } from "./lib/features/arguments.ts";
+import { catalogMethods } from "./lib/features/catalog.ts";
+import type { LoadedFeatures } from "./lib/features/load.ts";
+import { coreMethods } from "./lib/features/lifecycle.ts";
 import { log, setLogLevel } from "./lib/log.ts";
-import { createResourceProvider } from "./lib/resources/provider.ts";
-import { HeavySlots } from "./lib/server/heavy_slots.ts";
 import { Server } from "./lib/server/server.ts";
-import { TOOLS, warmUp as warmTools } from "./lib/tools/index.ts";
-import { openWorkspace } from "./lib/workspace/open.ts";
+import { chooseRoot, type RootChoice } from "./lib/workspace/root.ts";
 
 const NAME = "shipcode-mcp";
+/**
+ * Loaded after the handshake. A specifier in a variable is not part of the start-up module graph:
+ * Deno would otherwise read and analyse every module behind it (and resolve the npm packages they
+ * import) before answering anything. `deno compile --include lib/` bundles it all the same.
+ */
+const FEATURES = new URL("./lib/features/load.ts", import.meta.url).href;
 const VERSION: string = denoJson.version;
 
 function writeStdout(text: string): void {
@@ -43,20 +46,24 @@ async function main(): Promise<number> {
   const config = parsed.config;
   setLogLevel(config.logLevel);
 
-  let opened;
+  let choice: RootChoice;
   try {
-    opened = await openWorkspace(config);
+    choice = chooseRoot(config);
   } catch (error) {
     log.error(error instanceof Error ? error.message : String(error));
     return 2;
   }
-  if (opened.notice !== undefined) log.warn(opened.notice);
+  if (choice.notice !== undefined) log.warn(choice.notice);
 
-  const tools = { tools: TOOLS, workspace: opened.workspace, config, heavy: new HeavySlots(2) };
-  const resources = createResourceProvider(opened.workspace, config);
-  const server = new Server(
-    buildMethods({ info: { name: NAME, version: VERSION }, tools, resources }),
-  );
+  // The features (tools, resources, their libraries) load after the initialize answer is out.
+  let features: Promise<LoadedFeatures> | undefined;
+  const load = () =>
+    features ??= (import(FEATURES) as Promise<typeof import("./lib/features/load.ts")>).then(
+      (module) => module.loadFeatures(choice.root, config),
+    );
+  const server = new Server(coreMethods({ name: NAME, version: VERSION }), {
+    later: { methods: catalogMethods(), load: () => load().then((loaded) => loaded.table) },
+  });
 
   const stop = () => {
     server.shutdown().finally(() => Deno.exit(0));
@@ -66,12 +73,7 @@ async function main(): Promise<number> {
 
   await server.serve(Deno.stdin, Deno.stdout, {
     maxMessageBytes: config.maxMessageBytes,
-    onInitialized: () => {
-      warmValidator();
-      warmToolChecks(tools);
-      warmTools();
-      resources.warm();
-    },
+    onInitialized: () => load().then((loaded) => loaded.warm()),
   });
   return 0;
 }

@@ -1,6 +1,7 @@
 /** initialize and ping: the methods allowed before the handshake. */
 
-import type { MethodSpec } from "../server/method.ts";
+import type { MethodSpec, MethodTable } from "../server/method.ts";
+import { capabilitiesOf, catalogMethods } from "./catalog.ts";
 
 /** The protocol version implemented; the answer whatever version the client asks for. */
 export const PROTOCOL_VERSION = "2025-06-18";
@@ -24,3 +25,11 @@ export function initializeMethod(
 }
 
 export const pingMethod: MethodSpec = { beforeInit: true, handle: () => "{}" };
+
+/** initialize and ping, advertising the capabilities of the catalog's features. */
+export function coreMethods(info: ServerInfo): MethodTable {
+  return new Map([
+    ["initialize", initializeMethod(info, capabilitiesOf(catalogMethods()))],
+    ["ping", pingMethod],
+  ]);
+}

@@ -5,7 +5,7 @@ import { RpcError } from "../jsonrpc/errors.ts";
 import type { MethodSpec, RequestContext } from "../server/method.ts";
 import type { HeavySlots } from "../server/heavy_slots.ts";
 import { type Tool, toolError, type ToolResult } from "../tools/tool.ts";
-import { NO_WORKSPACE } from "../workspace/open.ts";
+import { NO_WORKSPACE } from "../workspace/root.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { type ArgumentCheck, argumentChecker } from "./arguments.ts";
 

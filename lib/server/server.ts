@@ -50,8 +50,22 @@ const METHOD_MISSING = new RpcError(METHOD_NOT_FOUND, "Method not found");
 const INTERNAL = new RpcError(INTERNAL_ERROR, "Internal error");
 const PARAMS_NOT_OBJECT = new RpcError(INVALID_PARAMS, "Invalid params: params must be an object");
 
+export interface ServerOptions {
+  /**
+   * The rest of the method table (the features), loaded on first need: when a request names one
+   * of `methods`, or right after the initialize answer. Lines that arrive meanwhile wait, in
+   * arrival order, behind the first request that needed it.
+   */
+  later?: { methods: readonly string[]; load: () => Promise<MethodTable> };
+}
+
 export class Server {
   #methods: MethodTable;
+  #load: (() => Promise<MethodTable>) | undefined;
+  #later: ReadonlySet<string>;
+  #loading: Promise<void> | undefined;
+  /** Lines held, in order, while the rest of the table loads. */
+  #backlog: LineEvent[] | null = null;
   #initialized = false;
   #inFlight = new Map<string, InFlight>();
   #pending = new Set<Promise<void>>();
@@ -60,8 +74,10 @@ export class Server {
   #end: ServeEnd | undefined;
   #onInitialized: (() => void) | undefined;
 
-  constructor(methods: MethodTable) {
+  constructor(methods: MethodTable, options: ServerOptions = {}) {
     this.#methods = methods;
+    this.#load = options.later?.load;
+    this.#later = new Set(options.later?.methods ?? []);
   }
 
   /** Serves until input ends (then waits for in-flight answers), output closes, or shutdown. */
@@ -105,8 +121,46 @@ export class Server {
   }
 
   #handle(event: LineEvent): void {
+    if (this.#end !== undefined) return;
+    if (this.#backlog !== null) {
+      this.#backlog.push(event);
+      return;
+    }
     if (event.kind === "too-long") this.#send(encodeError(null, TOO_LARGE));
     else this.#receive(event.text);
+  }
+
+  /** Starts loading the rest of the table (once); resolves when it is in place. */
+  #loadRest(): Promise<void> {
+    const load = this.#load;
+    if (load === undefined) return Promise.resolve();
+    this.#loading ??= load().then(
+      (table) => {
+        for (const name of this.#later) {
+          if (!table.has(name)) throw new TypeError(`The loaded table lacks "${name}"`);
+        }
+        this.#methods = new Map([...this.#methods, ...table]);
+      },
+      (error) => {
+        log.error(
+          `loading the server's features failed: ${error instanceof Error ? error.stack : error}`,
+        );
+      },
+    ).finally(() => {
+      this.#load = undefined;
+    });
+    return this.#loading;
+  }
+
+  /** Holds `event` and all lines after it until the rest of the table is loaded. */
+  #hold(event: LineEvent): void {
+    this.#backlog = [event];
+    const released = this.#loadRest().then(() => {
+      const held = this.#backlog ?? [];
+      this.#backlog = null;
+      for (const line of held) this.#handle(line);
+    }).finally(() => this.#pending.delete(released));
+    this.#pending.add(released);
   }
 
   #send(line: string): void {
@@ -131,7 +185,7 @@ export class Server {
         this.#notify(message.method, message.params);
         return;
       case "request":
-        this.#request(message.id, message.method, message.params);
+        this.#request(message.id, message.method, message.params, text);
     }
   }
 
@@ -147,7 +201,10 @@ export class Server {
     entry.controller.abort(new Error("cancelled by the client"));
   }
 
-  #request(id: Id, method: string, params: unknown): void {
+  #request(id: Id, method: string, params: unknown, text: string): void {
+    if (this.#load !== undefined && this.#later.has(method)) {
+      return this.#hold({ kind: "line", text });
+    }
     const key = idKey(id);
     if (this.#inFlight.has(key)) return this.#send(encodeError(id, DUPLICATE_ID));
     const spec = this.#methods.get(method);
@@ -194,7 +251,9 @@ export class Server {
     if (this.#initialized) return;
     this.#initialized = true;
     const warm = this.#onInitialized;
-    if (warm) setTimeout(warm, 0);
+    setTimeout(() => {
+      this.#loadRest().then(() => warm?.());
+    }, 0);
   }
 
   #settle(key: string, entry: InFlight, line: string): void {
