@@ -63,6 +63,7 @@ export class Server {
   #methods: MethodTable;
   #load: (() => Promise<MethodTable>) | undefined;
   #later: ReadonlySet<string>;
+  #loadFailed = false;
   #loading: Promise<void> | undefined;
   /** Lines held, in order, while the rest of the table loads. */
   #backlog: LineEvent[] | null = null;
@@ -142,6 +143,7 @@ export class Server {
         this.#methods = new Map([...this.#methods, ...table]);
       },
       (error) => {
+        this.#loadFailed = true;
         log.error(
           `loading the server's features failed: ${error instanceof Error ? error.stack : error}`,
         );
@@ -208,7 +210,11 @@ export class Server {
     const key = idKey(id);
     if (this.#inFlight.has(key)) return this.#send(encodeError(id, DUPLICATE_ID));
     const spec = this.#methods.get(method);
-    if (spec === undefined) return this.#send(encodeError(id, METHOD_MISSING));
+    if (spec === undefined) {
+      return this.#send(
+        encodeError(id, this.#loadFailed && this.#later.has(method) ? INTERNAL : METHOD_MISSING),
+      );
+    }
     if (!this.#initialized && !spec.beforeInit) return this.#send(encodeError(id, NOT_INITIALIZED));
     if (
       !spec.anyParams && params !== undefined &&

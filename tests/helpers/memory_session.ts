@@ -6,7 +6,7 @@ import type { ResourceProvider } from "../../lib/features/resource_provider.ts";
 import { buildMethods } from "../../lib/features/methods.ts";
 import { HeavySlots } from "../../lib/server/heavy_slots.ts";
 import type { MethodTable } from "../../lib/server/method.ts";
-import { type ServeEnd, Server } from "../../lib/server/server.ts";
+import { type ServeEnd, Server, type ServerOptions } from "../../lib/server/server.ts";
 import type { Tool } from "../../lib/tools/tool.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 
@@ -82,8 +82,8 @@ export class MemorySession {
   /** Number of writes the server made (coalescing shows as fewer writes than lines). */
   writes = 0;
 
-  constructor(methods: MethodTable, options: { maxMessageBytes?: number } = {}) {
-    this.server = new Server(methods);
+  constructor(methods: MethodTable, options: { maxMessageBytes?: number } & ServerOptions = {}) {
+    this.server = new Server(methods, options);
     const decoder = new TextDecoder();
     const output = {
       write: (chunk: Uint8Array) => {

@@ -425,5 +425,8 @@ Deno.test("output: the instant answers to one chunk leave in one write, whole li
 Deno.test("output: large and multi-byte answers are written exactly", async () => {
   const ids = ["é".repeat(40_000), "x".repeat(200_000), "😀€".repeat(30_000), "plain"];
   const lines = await transcript(ids.map((id) => PING(id)));
-  assert.deepEqual(lines, ids.map((id) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{}}`));
+  assert.deepEqual(
+    lines,
+    ids.map((id) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{}}`),
+  );
 });
