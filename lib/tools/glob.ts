@@ -1,15 +1,14 @@
 /** glob: files by ripgrep -g pattern, most recently modified first (TOOLS.md "glob"). */
 import { type Tool, type ToolContext, toolError, type ToolResult } from "./tool.ts";
 import {
-  hintLine,
   isResult,
+  listPage,
   readOnlyAnnotations,
   resolvePath,
   searchFailure,
   workspaceOf,
 } from "./tool_support.ts";
 import { compileGlob } from "../search/glob_match.ts";
-import { capNote, lineSize, takePage } from "../search/paging.ts";
 import { searchPool } from "../search/pool.ts";
 import { runGlob } from "../search/walk_jobs.ts";
 
@@ -72,28 +71,13 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   const keyed = found.map(([rel, mtime]) => ({ rel, mtime, key: rel.replaceAll("/", "\0") }));
   keyed.sort((a, b) => b.mtime - a.mtime || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const files = keyed.map((f) => f.rel);
-  const offset = typeof args.offset === "number" ? args.offset : 0;
-  const page = takePage(files, {
-    offset,
-    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+  return listPage(files, args, {
+    ctx,
+    key: "files",
+    noun: "files",
+    empty: "No files found",
     defaultLimit: DEFAULT_LIMIT,
-    budgetChars: ctx.config.maxOutputChars,
-  }, lineSize);
-  const lines = [...page.items];
-  if (page.nextOffset !== undefined) {
-    lines.push(
-      hintLine(
-        `${files.length - page.nextOffset} more files`,
-        page.nextOffset,
-        capNote(page.cutBy),
-      ),
-    );
-  }
-  if (lines.length === 0) lines.push(files.length > 0 ? "No more files" : "No files found");
-  const structured: Record<string, unknown> = { files: page.items, total: files.length, offset };
-  if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
-  structured.truncated = page.nextOffset !== undefined;
-  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+  });
 }
 
 export const globTool: Tool = {

@@ -1,16 +1,15 @@
 /** list_dir: a folder's tree down to a depth (TOOLS.md "list_dir"). */
 import type { Tool, ToolContext, ToolResult } from "./tool.ts";
 import {
-  hintLine,
   isFile,
   isResult,
+  listPage,
   readOnlyAnnotations,
   resolvePath,
   searchFailure,
   workspaceOf,
 } from "./tool_support.ts";
 import { toolError } from "./tool.ts";
-import { capNote, lineSize, takePage } from "../search/paging.ts";
 import { searchPool } from "../search/pool.ts";
 import { runList } from "../search/walk_jobs.ts";
 import type { ListEntry } from "../search/protocol.ts";
@@ -123,32 +122,13 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     return searchFailure(error, "", ctx.config.regexTimeoutMs);
   }
   const entries = renderTree(base, listed);
-  const offset = typeof args.offset === "number" ? args.offset : 0;
-  const page = takePage(entries, {
-    offset,
-    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+  return listPage(entries, args, {
+    ctx,
+    key: "entries",
+    noun: "entries",
+    empty: "(empty folder)",
     defaultLimit: DEFAULT_LIMIT,
-    budgetChars: ctx.config.maxOutputChars,
-  }, lineSize);
-  const lines = [...page.items];
-  if (page.nextOffset !== undefined) {
-    lines.push(
-      hintLine(
-        `${entries.length - page.nextOffset} more entries`,
-        page.nextOffset,
-        capNote(page.cutBy),
-      ),
-    );
-  }
-  if (lines.length === 0) lines.push(entries.length > 0 ? "No more entries" : "(empty folder)");
-  const structured: Record<string, unknown> = {
-    entries: page.items,
-    total: entries.length,
-    offset,
-  };
-  if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
-  structured.truncated = page.nextOffset !== undefined;
-  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+  });
 }
 
 export const listDirTool: Tool = {

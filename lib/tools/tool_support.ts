@@ -3,8 +3,8 @@ import type { ToolAnnotations, ToolContext, ToolResult } from "./tool.ts";
 import { toolError } from "./tool.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { JobAbortedError, ScanTimeoutError } from "../search/pool.ts";
-
-export const NO_WORKSPACE = "No workspace: restart shipcode-mcp with --root DIR";
+import { NO_WORKSPACE } from "../workspace/root.ts";
+import { capNote, lineSize, takePage } from "../search/paging.ts";
 
 export function readOnlyAnnotations(title: string): ToolAnnotations {
   return { title, readOnlyHint: true, idempotentHint: true, openWorldHint: false };
@@ -60,4 +60,36 @@ export function searchFailure(error: unknown, pattern: string, timeoutMs: number
 /** The next-page hint, the last text line of a cut result. */
 export function hintLine(remaining: string, nextOffset: number, note = ""): string {
   return `[... ${remaining}${note}; call again with offset=${nextOffset}]`;
+}
+
+/**
+ * One page of a listing (glob's files, list_dir's entries): the text lines with the next-page
+ * hint, and `{[key]: items, total, offset, next_offset?, truncated}`.
+ */
+export function listPage(
+  items: string[],
+  args: Record<string, unknown>,
+  options: { ctx: ToolContext; key: string; noun: string; empty: string; defaultLimit: number },
+): ToolResult {
+  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const page = takePage(items, {
+    offset,
+    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    defaultLimit: options.defaultLimit,
+    budgetChars: options.ctx.config.maxOutputChars,
+  }, lineSize);
+  const lines = [...page.items];
+  if (page.nextOffset !== undefined) {
+    const remaining = `${items.length - page.nextOffset} more ${options.noun}`;
+    lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
+  }
+  if (lines.length === 0) lines.push(items.length > 0 ? `No more ${options.noun}` : options.empty);
+  const structured: Record<string, unknown> = {
+    [options.key]: page.items,
+    total: items.length,
+    offset,
+  };
+  if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
+  structured.truncated = page.nextOffset !== undefined;
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
