@@ -25,7 +25,7 @@ Deno.test("chooseRoot: a relative --root is taken from the current folder", asyn
   }
 });
 
-Deno.test("chooseRoot: an explicit --root that is missing throws the one stderr line", async () => {
+Deno.test("chooseRoot: an explicit --root that is missing throws the one stderr line", () => {
   const config = { ...defaultConfig(), root: "/nonexistent/shipcode", rootExplicit: true };
   assert.throws(() => chooseRoot(config), {
     message: 'Cannot serve --root "/nonexistent/shipcode": no such folder',
@@ -64,7 +64,7 @@ Deno.test("chooseRoot: without --root serves the current folder", async () => {
   }
 });
 
-Deno.test("chooseRoot: without --root, / is not served", async () => {
+Deno.test("chooseRoot: without --root, / is not served", () => {
   const result = inCwd("/", () => chooseRoot(defaultConfig()));
   assert.deepEqual(result, { root: null, notice: NO_WORKSPACE });
   assert.equal(NO_WORKSPACE, "No workspace: restart shipcode-mcp with --root DIR");
