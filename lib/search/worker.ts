@@ -58,24 +58,35 @@ function relativeTo(base: string, rel: string): string {
   return base === "" ? rel : rel.slice(base.length + 1);
 }
 
+function mtimeOf(abs: string): number | null {
+  try {
+    return Deno.statSync(abs).mtime?.getTime() ?? 0;
+  } catch {
+    return null;
+  }
+}
+
 function walk(message: WalkMessage): void {
   const ws = workspaceFor(message.ws);
   const keep = message.globs.length > 0 ? globFilter(message.globs) : null;
   const typeKeep = message.typeGlobs.length > 0 ? globFilter(message.typeGlobs) : null;
-  const stat = message.kind === "glob";
+  const glob = message.kind === "glob";
   let batch: string[] = [];
   let batchReals: string[] = [];
   let globbed: [string, number][] = [];
   let batches = 0;
   let walked = 0;
-  for (const entry of ws.walk(message.base, { stat })) {
+  // glob sorts by mtime, but only the files that match need a stat: the walk itself stats none.
+  for (const entry of ws.walk(message.base, { stat: false })) {
     if (entry.isDir) continue;
     if ((++walked & 255) === 0 && !current(message.job)) return;
     const rel = relativeTo(message.base, entry.rel);
     if (keep !== null && !keep(rel === "" ? entry.rel : rel)) continue;
     if (typeKeep !== null && !typeKeep(entry.rel)) continue;
-    if (stat) {
-      globbed.push([entry.rel, entry.mtimeMs]);
+    if (glob) {
+      const mtimeMs = mtimeOf(entry.abs);
+      if (mtimeMs === null) continue; // vanished since the walk saw it
+      globbed.push([entry.rel, mtimeMs]);
       if (globbed.length >= 4096) {
         post({ t: "globbed", job: message.job, entries: globbed });
         globbed = [];
