@@ -9,7 +9,7 @@ import type {
 } from "../features/resource_provider.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
 import { looksLikeUri, pathToFileUri } from "../workspace/uri.ts";
-import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
+import { readFullySync, type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { signCursor, verifyCursor, warmCursorKey } from "./cursor.ts";
 import { loadMimeLibrary, mimeTypeOrFallback } from "./mime.ts";
 import { decodeText } from "./text.ts";
@@ -154,11 +154,5 @@ function readAll(file: Deno.FsFile, size: number): Uint8Array {
   } else {
     buffer = new Uint8Array(size);
   }
-  let done = 0;
-  while (done < size) {
-    const n = file.readSync(buffer.subarray(done));
-    if (n === null || n === 0) break;
-    done += n;
-  }
-  return buffer.subarray(0, done);
+  return readFullySync(file, buffer);
 }

@@ -383,14 +383,7 @@ export class Workspace {
       const opened = file.statSync();
       this.#checkIdentity(rel, r.info, opened);
       const limit = byteLimit(opened.size, options.maxBytes);
-      const buffer = new Uint8Array(limit);
-      let done = 0;
-      while (done < limit) {
-        const n = file.readSync(buffer.subarray(done));
-        if (n === null) break;
-        done += n;
-      }
-      return done === limit ? buffer : buffer.subarray(0, done);
+      return readFullySync(file, new Uint8Array(limit));
     } finally {
       file.close();
     }
@@ -419,14 +412,10 @@ export class Workspace {
       const opened = file.statSync();
       if (!opened.isFile || opened.dev !== checked.dev || opened.ino !== checked.ino) return null;
       const size = opened.size;
-      const buffer = size <= scratch.length ? scratch.subarray(0, size) : new Uint8Array(size);
-      let done = 0;
-      while (done < size) {
-        const n = file.readSync(buffer.subarray(done));
-        if (n === null || n === 0) break;
-        done += n;
-      }
-      return buffer.subarray(0, done);
+      return readFullySync(
+        file,
+        size <= scratch.length ? scratch.subarray(0, size) : new Uint8Array(size),
+      );
     } catch {
       return null;
     } finally {
@@ -449,6 +438,20 @@ export class Workspace {
       throw e;
     }
   }
+}
+
+/**
+ * Fills `buffer` from `file` (fewer bytes if the file ends first: it shrank meanwhile); returns
+ * `buffer` itself when full, else the part that was read.
+ */
+export function readFullySync(file: Deno.FsFile, buffer: Uint8Array): Uint8Array {
+  let done = 0;
+  while (done < buffer.length) {
+    const n = file.readSync(buffer.subarray(done));
+    if (n === null || n === 0) break;
+    done += n;
+  }
+  return done === buffer.length ? buffer : buffer.subarray(0, done);
 }
 
 /** Why a root cannot be served: missing, or not readable by this process. */
