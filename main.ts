@@ -68,8 +68,12 @@ async function main(): Promise<number> {
   const stop = () => {
     server.shutdown().finally(() => Deno.exit(0));
   };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
+  // Registered once the first read is under way: it costs milliseconds of the cold start, and
+  // before then there is no work to cancel or answer to flush.
+  setTimeout(() => {
+    Deno.addSignalListener("SIGINT", stop);
+    Deno.addSignalListener("SIGTERM", stop);
+  }, 0);
 
   await server.serve(Deno.stdin, Deno.stdout, {
     maxMessageBytes: config.maxMessageBytes,

@@ -257,9 +257,10 @@ export class Server {
     if (this.#initialized) return;
     this.#initialized = true;
     const warm = this.#onInitialized;
-    setTimeout(() => {
-      this.#loadRest().then(() => warm?.());
-    }, 0);
+    // Only once the initialize answer is written: loading compiles modules on this thread.
+    queueMicrotask(() => {
+      this.#output?.flush().then(() => setTimeout(() => this.#loadRest().then(() => warm?.()), 0));
+    });
   }
 
   #settle(key: string, entry: InFlight, line: string): void {
