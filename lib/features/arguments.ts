@@ -28,18 +28,25 @@ function loadAjv(): Promise<{ compile(schema: JsonSchema): Check }> {
   return ajvPromise;
 }
 
+/** One compilation per schema object, shared by every checker of it (calls and warm-up). */
+const compiled = new WeakMap<JsonSchema, Promise<ArgumentCheck>>();
+
 /** Compiles the tool's schema on first use; resolves to a function giving a problem or null. */
 export function argumentChecker(
   toolName: string,
   schema: JsonSchema,
 ): () => Promise<ArgumentCheck> {
-  let compiled: Promise<ArgumentCheck> | undefined;
   return () => {
-    compiled ??= loadAjv().then((ajv) => {
-      const check = ajv.compile(schema);
-      return (args) => check(args) ? null : describe(toolName, schema, check.errors ?? []);
-    });
-    return compiled;
+    let check = compiled.get(schema);
+    if (check === undefined) {
+      check = loadAjv().then((ajv) => {
+        const validate = ajv.compile(schema);
+        return (args: Record<string, unknown>) =>
+          validate(args) ? null : describe(toolName, schema, validate.errors ?? []);
+      });
+      compiled.set(schema, check);
+    }
+    return check;
   };
 }
 
