@@ -460,3 +460,21 @@ Deno.test("resources/list: an aborted request throws and the next listing still 
     await t.dispose();
   }
 });
+
+Deno.test("resources/list: a page holds 1000 resources by default", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1001; i++) files[`f${String(i).padStart(4, "0")}.txt`] = "";
+  const t = await makeTree(files);
+  try {
+    const p = createResourceProvider(openWorkspaceAt(t.root), defaultConfig());
+    const first = await p.list(undefined, signal);
+    assert.equal(first.resources.length, 1000);
+    assert.equal(first.resources.at(-1)!.name, "f0999.txt");
+    const second = await p.list(first.nextCursor, signal);
+    assert.deepEqual(second.resources.map((r) => r.name), ["f1000.txt"]);
+    assert.equal(second.nextCursor, undefined);
+    p.close();
+  } finally {
+    await t.dispose();
+  }
+});
