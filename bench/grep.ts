@@ -8,7 +8,14 @@
  *   deno run --allow-read --allow-run --allow-env bench/grep.ts [--rounds 3]
  */
 import { loadAverage, parseLine, Peer } from "./client.ts";
-import { CORPUS, median, oursCommand, oursLanded, serverLabel, timed } from "./servers.ts";
+import {
+  CORPUS,
+  median,
+  oursCommand,
+  requireCorpusAndServer,
+  serverLabel,
+  timed,
+} from "./servers.ts";
 import { refusedPaths } from "./secrets.ts";
 
 function numFlag(name: string, dflt: number): number {
@@ -82,16 +89,7 @@ const QUERIES: Query[] = [
   },
 ];
 
-try {
-  Deno.statSync(CORPUS);
-} catch {
-  console.error(`No corpus at ${CORPUS}: run sh bench/corpus.sh first`);
-  Deno.exit(1);
-}
-if (!oursLanded()) {
-  console.error("main.ts has not landed: nothing to measure");
-  Deno.exit(1);
-}
+requireCorpusAndServer();
 
 /** `path:N` lines (or plain paths for glob) to a map path -> N (split at the last colon). */
 function toCounts(lines: string[], glob: boolean): Map<string, number> {

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console
 /**
  * The command lines of the servers the benchmarks spawn: ours (the flags of the `start` task in
  * deno.json), the floor (bench/floor_server.ts) and the SDK peer (bench/sdk_server.ts), plus where
@@ -58,6 +59,20 @@ export function oursCommand(root: string, extra: string[] = []): string[] {
     root,
     ...extra,
   ];
+}
+
+/** Exits with a hint unless the corpus is unpacked and our server is there to measure. */
+export function requireCorpusAndServer(): void {
+  try {
+    Deno.statSync(CORPUS);
+  } catch {
+    console.error(`No corpus at ${CORPUS}: run sh bench/corpus.sh first`);
+    Deno.exit(1);
+  }
+  if (!oursLanded()) {
+    console.error(`No server at ${SERVER_DIR}/main.ts: nothing to measure`);
+    Deno.exit(1);
+  }
 }
 
 export function oursLanded(): boolean {

@@ -9,7 +9,14 @@
  *   deno run --allow-read --allow-run --allow-env bench/workspace.ts [--rounds 3] [--reads 20]
  */
 import { loadAverage, parseLine, Peer } from "./client.ts";
-import { CORPUS, median, oursCommand, oursLanded, serverLabel, timed } from "./servers.ts";
+import {
+  CORPUS,
+  median,
+  oursCommand,
+  requireCorpusAndServer,
+  serverLabel,
+  timed,
+} from "./servers.ts";
 import { refusedPaths } from "./secrets.ts";
 
 function numFlag(name: string, dflt: number): number {
@@ -30,16 +37,7 @@ export function comparePaths(a: string, b: string): number {
   return sa.length - sb.length;
 }
 
-try {
-  Deno.statSync(CORPUS);
-} catch {
-  console.error(`No corpus at ${CORPUS}: run sh bench/corpus.sh first`);
-  Deno.exit(1);
-}
-if (!oursLanded()) {
-  console.error("main.ts has not landed: nothing to measure");
-  Deno.exit(1);
-}
+requireCorpusAndServer();
 
 const LOAD = loadAverage();
 // rg anchor, warm cache: one run to warm; timed runs are paired with our listings below.
