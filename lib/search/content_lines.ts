@@ -48,3 +48,27 @@ export function contentLines(
   }
   return out;
 }
+
+/** With context lines, ripgrep prints `--` between files too (between groups it always does). */
+export function separatesFiles(options: ContentOptions): boolean {
+  return options.before > 0 || options.after > 0;
+}
+
+/**
+ * The content output of several files in order, as ripgrep prints it: each file's lines, with
+ * `--` between files when there is context. Stops at the first file without lines (its lines
+ * were not collected), so the result is always a prefix of the full output.
+ */
+export function contentOutput(
+  files: readonly (readonly [string, number, string[]] | readonly [string, number])[],
+  options: ContentOptions,
+): string[] {
+  const out: string[] = [];
+  const separate = separatesFiles(options);
+  for (const file of files) {
+    if (file.length !== 3) break;
+    if (separate && out.length > 0) out.push("--");
+    for (const line of file[2]) out.push(line);
+  }
+  return out;
+}

@@ -1,11 +1,17 @@
 /**
  * One grep over the pool: worker 0 walks and posts file batches (in path order), the others
  * search them at once, and the walker joins the search when its walk ends. Results are kept in
- * batch order, so output is sorted by path; in content mode lines are collected only until the
- * page is full (later batches report counts only, via the cutoff).
+ * batch order, so output is sorted by path.
+ *
+ * Content mode collects output lines only until the page is known to be full: the lines are
+ * counted exactly as they will be printed (`--` between files only with context, see
+ * content_lines.ts), and once the held lines reach `collectLines` (or the chars after `offset`
+ * exceed `collectChars`) at the end of batch B, batches above B report counts only (the
+ * cutoff). Batches above B that were already searched with lines lose them too, so the held
+ * output is always the same exact prefix of the full output, whatever the workers' timing.
  */
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
-import type { ContentOptions } from "./content_lines.ts";
+import { type ContentOptions, separatesFiles } from "./content_lines.ts";
 import type { PatternSpec } from "./pattern.ts";
 import type { FileResult, FromWorker, GrepMode } from "./protocol.ts";
 import type { Job, JobContext, SearchPool } from "./pool.ts";
@@ -23,9 +29,9 @@ export interface GrepJob {
   spec: PatternSpec;
   mode: GrepMode;
   content: ContentOptions;
-  /** Content mode: stop collecting lines once this many output lines are held (from line 0). */
+  /** Content mode: stop collecting once this many output lines are held (from line 0). */
   collectLines: number;
-  /** Content mode: ...or once the lines after `offset` hold this many characters. */
+  /** Content mode: ...or once the output lines from `offset` on hold more characters. */
   collectChars: number;
   offset: number;
 }
@@ -33,7 +39,11 @@ export interface GrepJob {
 export interface GrepOutcome {
   /** Files with matches in path order: [path, count, content lines?]. */
   results: FileResult[];
-  /** Content mode: false when later files' lines were not collected. */
+  /**
+   * Content mode: false when some files' lines were not collected. The files with lines are then
+   * a prefix of `results`, and their output (joined by `contentOutput`) is an exact prefix of
+   * the full output that holds `collectLines` lines or the `collectChars` after `offset`.
+   */
   complete: boolean;
 }
 
@@ -52,9 +62,13 @@ export function runGrep(
   const inFlight: number[] = [];
   const ordered: FileResult[] = [];
   let nextOrdered = 0;
+  let complete = true;
   let heldLines = 0;
   let heldChars = 0;
-  let cut = false;
+  /** False once the held lines fill the page (from the end of that batch on). */
+  let collecting = true;
+  let cutoffSet = false;
+  const separate = separatesFiles(params.content);
 
   function dispatch(job: Job<GrepOutcome>): void {
     for (let slot = 0; slot < job.slots; slot++) {
@@ -77,6 +91,12 @@ export function runGrep(
     }
   }
 
+  /** Counts one output line (and its characters from `offset` on). */
+  function hold(line: string): void {
+    if (heldLines >= params.offset) heldChars += line.length + 1;
+    heldLines++;
+  }
+
   function absorb(job: Job<GrepOutcome>): void {
     while (done.has(nextOrdered)) {
       const results = done.get(nextOrdered)!;
@@ -84,27 +104,30 @@ export function runGrep(
       batches.delete(nextOrdered);
       reals.delete(nextOrdered);
       for (const r of results) {
-        ordered.push(r);
-        if (params.mode === "content" && r.length === 3) {
-          const lines = r[2];
-          for (const line of lines) {
-            if (heldLines >= params.offset) heldChars += line.length + 1;
-            heldLines++;
-          }
-          heldLines++; // a possible "--" between files
+        if (params.mode !== "content") ordered.push(r);
+        else if (!collecting || r.length !== 3) {
+          // Past the cut: a batch searched before the cutoff was set still carries lines.
+          collecting = false;
+          complete = false;
+          ordered.push([r[0], r[1]]);
+        } else {
+          ordered.push(r);
+          if (separate && heldLines > 0) hold("--");
+          for (const line of r[2]) hold(line);
         }
       }
       if (
-        params.mode === "content" && !cut &&
-        (heldLines > params.collectLines || heldChars > params.collectChars)
-      ) {
-        cut = true;
+        params.mode === "content" && collecting &&
+        (heldLines >= params.collectLines || heldChars > params.collectChars)
+      ) collecting = false;
+      if (!collecting && !cutoffSet) {
         job.setCutoff(nextOrdered);
+        cutoffSet = true;
       }
       nextOrdered++;
     }
     if (totalBatches >= 0 && nextOrdered >= totalBatches) {
-      job.finish({ results: ordered, complete: !cut });
+      job.finish({ results: ordered, complete });
     }
   }
 

@@ -15,6 +15,7 @@ import { compileGlob } from "../search/glob_match.ts";
 import { capNote, HARD_CAP_CHARS, lineSize, takePage } from "../search/paging.ts";
 import { searchPool } from "../search/pool.ts";
 import { runGrep } from "../search/grep_job.ts";
+import { contentOutput } from "../search/content_lines.ts";
 import type { GrepMode } from "../search/protocol.ts";
 
 const MODES: GrepMode[] = ["files_with_matches", "content", "count"];
@@ -136,6 +137,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       spec: compiled.spec,
       mode,
       content,
+      // One line past the page, so that whether more follow is known.
       collectLines: limit === null || limit === 0 ? Infinity : offset + limit + 1,
       collectChars: limit === null && budget > 0 ? budget + 1 : HARD_CAP_CHARS + 1,
       offset,
@@ -156,13 +158,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   if (mode === "files_with_matches") entries = results.map((r) => r[0]);
   else if (mode === "count") entries = results.map((r) => `${r[0]}:${r[1]}`);
   else {
-    entries = [];
-    const separate = content.before > 0 || content.after > 0;
-    for (const r of results) {
-      if (r.length !== 3) break;
-      if (separate && entries.length > 0) entries.push("--");
-      for (const line of r[2]) entries.push(line);
-    }
+    entries = contentOutput(results, content);
   }
   const page = takePage(entries, {
     offset,
@@ -170,6 +166,11 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     defaultLimit: Infinity,
     budgetChars: budget,
   }, lineSize);
+  if (!outcome.complete && page.nextOffset === undefined) {
+    // The held lines end where collecting stopped (never before the page: grep_job.ts); the
+    // files after them have matching lines, so the output goes on from there.
+    page.nextOffset = entries.length;
+  }
   const lines = [...page.items];
   if (page.nextOffset !== undefined) {
     let remaining: string;
