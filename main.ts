@@ -5,11 +5,13 @@
 
 import denoJson from "./deno.json" with { type: "json" };
 import { parseArgs, usage } from "./lib/cli/args.ts";
+import { revokeUnused } from "./lib/cli/permissions.ts";
 import { catalogMethods } from "./lib/features/catalog.ts";
 import type { LoadedFeatures } from "./lib/features/load.ts";
 import { coreMethods } from "./lib/features/lifecycle.ts";
 import { log, setLogLevel } from "./lib/log.ts";
 import { Server } from "./lib/server/server.ts";
+import type { ToolAvailability } from "./lib/tools/index.ts";
 import { chooseRoot, type RootChoice } from "./lib/workspace/root.ts";
 
 const NAME = "shipcode-mcp";
@@ -55,11 +57,19 @@ async function main(): Promise<number> {
   }
   if (choice.notice !== undefined) log.warn(choice.notice);
 
+  // What this session offers decides what it may do: the rest is given up before any feature
+  // (or library) loads.
+  const available: ToolAvailability = {
+    write: config.write && choice.root !== null,
+    git: false,
+  };
+  revokeUnused({ write: available.write, run: available.git });
+
   // The features (tools, resources, their libraries) load after the initialize answer is out.
   let features: Promise<LoadedFeatures> | undefined;
   const load = () =>
     features ??= (import(FEATURES) as Promise<typeof import("./lib/features/load.ts")>).then(
-      (module) => module.loadFeatures(choice.root, config),
+      (module) => module.loadFeatures(choice.root, config, available),
     );
   const server = new Server(coreMethods({ name: NAME, version: VERSION }), {
     later: { methods: catalogMethods(), load: () => load().then((loaded) => loaded.table) },
@@ -68,17 +78,15 @@ async function main(): Promise<number> {
   const stop = () => {
     server.shutdown().finally(() => Deno.exit(0));
   };
-  // Registered once the first read is under way: it costs milliseconds of the cold start, and
-  // before then there is no work to cancel or answer to flush.
-  setTimeout(() => {
-    Deno.addSignalListener("SIGINT", stop);
-    Deno.addSignalListener("SIGTERM", stop);
-  }, 0);
+  // Registered before the first read: a client may signal as soon as it has the handshake.
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
 
   await server.serve(Deno.stdin, Deno.stdout, {
     maxMessageBytes: config.maxMessageBytes,
     onInitialized: () => load().then((loaded) => loaded.warm()),
   });
+  (await features)?.close();
   return 0;
 }
 

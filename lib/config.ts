@@ -18,6 +18,10 @@ export interface Config {
   noIgnore: boolean;
   /** --allow-secrets: secret files (.env, keys, ...) are served. */
   allowSecrets: boolean;
+  /** --write: the edit tools are offered and the process keeps its write permission. */
+  write: boolean;
+  /** False with --no-git: no git tools, and the process gives up its permission to run git. */
+  git: boolean;
   logLevel: LogLevel;
 }
 
@@ -33,6 +37,8 @@ export function defaultConfig(): Config {
     regexTimeoutMs: 2_000,
     noIgnore: false,
     allowSecrets: false,
+    write: false,
+    git: true,
     logLevel: "info",
   };
 }

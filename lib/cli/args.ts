@@ -1,4 +1,7 @@
-/** Command-line flags -> Config (or help, version, or a usage error). Pure: no I/O. */
+/**
+ * Command-line flags -> Config (or help, version, or a usage error). Pure: no I/O. One table of
+ * flags drives both the parser and the --help text, so they cannot disagree.
+ */
 
 import { type Config, defaultConfig, MIB } from "../config.ts";
 import { LOG_LEVELS, type LogLevel } from "../log.ts";
@@ -9,71 +12,170 @@ export type Parsed =
   | { kind: "version" }
   | { kind: "error"; message: string };
 
+type NumberKey = {
+  [K in keyof Config]: Config[K] extends number ? K : never;
+}[keyof Config];
+type SwitchKey = {
+  [K in keyof Config]: Config[K] extends boolean ? K : never;
+}[keyof Config];
+
+/** One flag: its spelling, what it sets, and its line of help. */
+type Flag =
+  | { name: string; help: string; kind: "switch"; key: SwitchKey; value: boolean }
+  | { name: string; help: string; kind: "number"; key: NumberKey; min: number; arg: "N" }
+  | { name: "--root"; help: string; kind: "root"; arg: "DIR" }
+  | { name: "--log-level"; help: string; kind: "log-level"; arg: "LEVEL" };
+
+const defaults = defaultConfig();
+
+/** Every flag, in the order --help lists them. */
+export const FLAGS: readonly Flag[] = [
+  {
+    name: "--root",
+    kind: "root",
+    arg: "DIR",
+    help: "folder to serve (default: the current directory; / and the home folder are never " +
+      "served by default)",
+  },
+  {
+    name: "--no-ignore",
+    kind: "switch",
+    key: "noIgnore",
+    value: true,
+    help: "do not apply .gitignore, .ignore and .rgignore rules",
+  },
+  {
+    name: "--allow-secrets",
+    kind: "switch",
+    key: "allowSecrets",
+    value: true,
+    help: "serve secret files (.env, *.pem, *.key, id_rsa*, ...)",
+  },
+  {
+    name: "--write",
+    kind: "switch",
+    key: "write",
+    value: true,
+    help: "offer the edit tools (edit_file, write_file); without it nothing can be written",
+  },
+  {
+    name: "--no-git",
+    kind: "switch",
+    key: "git",
+    value: false,
+    help: "do not offer the git tools (and hold no permission to run programs)",
+  },
+  {
+    name: "--max-message-bytes",
+    kind: "number",
+    key: "maxMessageBytes",
+    min: 1,
+    arg: "N",
+    help: `longest accepted input line in bytes (default ${defaults.maxMessageBytes}, 64 MiB)`,
+  },
+  {
+    name: "--max-read-bytes",
+    kind: "number",
+    key: "maxReadBytes",
+    min: 1,
+    arg: "N",
+    help: `largest file resources/read returns (default ${defaults.maxReadBytes}, ${
+      defaults.maxReadBytes / MIB
+    } MiB)`,
+  },
+  {
+    name: "--max-output-chars",
+    kind: "number",
+    key: "maxOutputChars",
+    min: 0,
+    arg: "N",
+    help: `tool result budget when no limit is given (default ${defaults.maxOutputChars}, 0 = off)`,
+  },
+  {
+    name: "--regex-timeout-ms",
+    kind: "number",
+    key: "regexTimeoutMs",
+    min: 1,
+    arg: "N",
+    help:
+      `longest regex scan of one file before grep gives up (default ${defaults.regexTimeoutMs})`,
+  },
+  {
+    name: "--log-level",
+    kind: "log-level",
+    arg: "LEVEL",
+    help: `${LOG_LEVELS.slice(0, -1).join(", ")} or ${
+      LOG_LEVELS.at(-1)
+    } (default ${defaults.logLevel})`,
+  },
+];
+
+const BY_NAME = new Map<string, Flag>(FLAGS.map((flag) => [flag.name, flag]));
+
 export function usage(version: string): string {
+  const rows = FLAGS.map((
+    flag,
+  ) => ["arg" in flag ? `${flag.name} ${flag.arg}` : flag.name, flag.help]);
+  rows.push(["-h, --help", "print this help and exit"], [
+    "-V, --version",
+    "print the version and exit",
+  ]);
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  const lines = rows.map(([left, help]) =>
+    `  ${left.padEnd(width)}${wrap(help, 98 - width - 2, width + 2)}`
+  );
   return `shipcode-mcp ${version}: a Model Context Protocol server (stdio) for a code workspace
 
 Usage: shipcode-mcp [options]
-  (from source: deno task start -- [options])
+  (from source: deno task start [options])
 
 Speaks JSON-RPC 2.0 on stdin/stdout, one message per line; logs go to stderr.
+Serves the current directory unless --root is given.
 
 Options:
-  --root DIR                 folder to serve (default: the current directory; / and the home
-                             folder are never served by default)
-  --no-ignore                do not apply .gitignore, .ignore and .rgignore rules
-  --allow-secrets            serve secret files (.env, *.pem, *.key, id_rsa*, ...)
-  --max-message-bytes N      longest accepted input line in bytes (default ${64 * MIB}, 64 MiB)
-  --max-read-bytes N         largest file resources/read returns (default ${10 * MIB}, 10 MiB)
-  --max-output-chars N       tool result budget when no limit is given (default 20000, 0 = off)
-  --regex-timeout-ms N       longest regex scan of one file before grep gives up (default 2000)
-  --log-level LEVEL          debug, info, warn, error or off (default info)
-  -h, --help                 print this help and exit
-  -V, --version              print the version and exit
+${lines.join("\n")}
 `;
 }
 
-interface NumberFlag {
-  key: "maxMessageBytes" | "maxReadBytes" | "maxOutputChars" | "regexTimeoutMs";
-  min: number;
+/** Wraps `text` at `width` columns; continuation lines are indented by `indent`. */
+function wrap(text: string, width: number, indent: number): string {
+  const out: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  out.push(line);
+  return out.join(`\n${" ".repeat(indent)}`);
 }
-
-const NUMBER_FLAGS: Record<string, NumberFlag> = {
-  "--max-message-bytes": { key: "maxMessageBytes", min: 1 },
-  "--max-read-bytes": { key: "maxReadBytes", min: 1 },
-  "--max-output-chars": { key: "maxOutputChars", min: 0 },
-  "--regex-timeout-ms": { key: "regexTimeoutMs", min: 1 },
-};
 
 export function parseArgs(args: readonly string[]): Parsed {
   const config = defaultConfig();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const flag = eq === -1 ? arg : arg.slice(0, eq);
-    const takeValue = (): string | undefined => {
-      if (eq !== -1) return arg.slice(eq + 1);
-      i++;
-      return i < args.length ? args[i] : undefined;
-    };
-    if (flag === "-h" || flag === "--help") return { kind: "help" };
-    if (flag === "-V" || flag === "--version") return { kind: "version" };
-    if (flag === "--no-ignore" || flag === "--allow-secrets") {
-      if (eq !== -1) return { kind: "error", message: `${flag} takes no value` };
-      if (flag === "--no-ignore") config.noIgnore = true;
-      else config.allowSecrets = true;
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (name === "-h" || name === "--help") return { kind: "help" };
+    if (name === "-V" || name === "--version") return { kind: "version" };
+    const flag = BY_NAME.get(name);
+    if (flag === undefined) return { kind: "error", message: `unknown option "${arg}"` };
+    if (flag.kind === "switch") {
+      if (eq !== -1) return { kind: "error", message: `${name} takes no value` };
+      config[flag.key] = flag.value;
       continue;
     }
-    if (flag === "--root") {
-      const value = takeValue();
+    let value: string | undefined;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else value = ++i < args.length ? args[i] : undefined;
+    if (flag.kind === "root") {
       if (value === undefined || value === "") {
         return { kind: "error", message: "--root needs a folder" };
       }
       config.root = value;
       config.rootExplicit = true;
-      continue;
-    }
-    if (flag === "--log-level") {
-      const value = takeValue();
+    } else if (flag.kind === "log-level") {
       if (!LOG_LEVELS.includes(value as LogLevel)) {
         return {
           kind: "error",
@@ -81,22 +183,16 @@ export function parseArgs(args: readonly string[]): Parsed {
         };
       }
       config.logLevel = value as LogLevel;
-      continue;
-    }
-    const numeric = NUMBER_FLAGS[flag];
-    if (numeric !== undefined && Object.hasOwn(NUMBER_FLAGS, flag)) {
-      const value = takeValue();
+    } else {
       const n = value !== undefined && /^[0-9]+$/.test(value) ? Number(value) : NaN;
-      if (!Number.isSafeInteger(n) || n < numeric.min) {
+      if (!Number.isSafeInteger(n) || n < flag.min) {
         return {
           kind: "error",
-          message: `${flag} needs a whole number >= ${numeric.min}, got "${value ?? ""}"`,
+          message: `${name} needs a whole number >= ${flag.min}, got "${value ?? ""}"`,
         };
       }
-      config[numeric.key] = n;
-      continue;
+      config[flag.key] = n;
     }
-    return { kind: "error", message: `unknown option "${arg}"` };
   }
   return { kind: "run", config };
 }

@@ -5,9 +5,9 @@
 
 import type { Config } from "../config.ts";
 import { createResourceProvider } from "../resources/provider.ts";
-import { HeavySlots } from "../server/heavy_slots.ts";
 import type { MethodTable } from "../server/method.ts";
-import { TOOLS, warmUp as warmTools } from "../tools/index.ts";
+import { type ToolAvailability, toolsFor } from "../tools/index.ts";
+import { Session } from "../tools/session.ts";
 import { log } from "../log.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { warmValidator } from "./arguments.ts";
@@ -18,20 +18,33 @@ export interface LoadedFeatures {
   table: MethodTable;
   /** Loads libraries, compiles schemas, starts workers and walks ahead: call after the handshake. */
   warm(): void;
+  /** Stops the session's workers (idle workers keep the process alive). */
+  close(): void;
 }
 
-/** Opens the workspace at `root` (chosen at start; null: none) and builds the features on it. */
-export function loadFeatures(root: string | null, config: Config): LoadedFeatures {
+/**
+ * Opens the workspace at `root` (chosen at start; null: none) and builds the features on it,
+ * offering the tools that `available` allows.
+ */
+export function loadFeatures(
+  root: string | null,
+  config: Config,
+  available: ToolAvailability,
+): LoadedFeatures {
   const workspace = openAt(root, config);
-  const tools = { tools: TOOLS, workspace, config, heavy: new HeavySlots(2) };
+  const session = new Session();
+  const tools = { tools: toolsFor(available), workspace, config, session };
   const resources = createResourceProvider(workspace, config);
   return {
     table: featureMethods({ tools, resources }),
     warm() {
       warmValidator();
       warmToolChecks(tools);
-      warmTools();
+      if (workspace !== null) session.warm();
       resources.warm();
+    },
+    close() {
+      session.close();
     },
   };
 }

@@ -3,17 +3,24 @@
 import type { Config } from "../config.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
 import type { MethodSpec, RequestContext } from "../server/method.ts";
-import type { HeavySlots } from "../server/heavy_slots.ts";
-import { type Tool, toolError, type ToolResult } from "../tools/tool.ts";
+import type { Session } from "../tools/session.ts";
+import {
+  type Tool,
+  type ToolContext,
+  ToolError,
+  toolError,
+  type ToolResult,
+} from "../tools/tool.ts";
 import { NO_WORKSPACE } from "../workspace/root.ts";
-import type { Workspace } from "../workspace/workspace.ts";
+import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { type ArgumentCheck, argumentChecker } from "./arguments.ts";
 
 export interface ToolDeps {
+  /** The tools this session offers (lib/tools/index.ts decides which). */
   tools: readonly Tool[];
   workspace: Workspace | null;
   config: Config;
-  heavy: HeavySlots;
+  session: Session;
 }
 
 interface Entry {
@@ -85,21 +92,34 @@ async function callTool(
 ): Promise<ToolResult> {
   const problem = (await entry.check())(args);
   if (problem !== null) return toolError(problem);
+  // The one no-workspace refusal: no tool ever runs without a workspace.
   if (deps.workspace === null) return toolError(NO_WORKSPACE);
-  const release = entry.tool.heavy ? await deps.heavy.acquire(ctx.signal) : undefined;
+  return await invokeTool(entry.tool, args, {
+    signal: ctx.signal,
+    progress: ctx.progress,
+    workspace: deps.workspace,
+    config: deps.config,
+    session: deps.session,
+  });
+}
+
+/**
+ * Runs a tool on checked arguments. The only place where errors become isError results: what a
+ * tool throws for the model (ToolError) or what the workspace refused (WorkspaceError). Anything
+ * else is a bug and reaches the client as Internal error.
+ */
+export async function invokeTool(
+  tool: Tool,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolResult> {
   try {
-    return await entry.tool.run(args, {
-      signal: ctx.signal,
-      progress: ctx.progress,
-      workspace: deps.workspace,
-      config: deps.config,
-    });
+    return await tool.run(args, ctx);
   } catch (error) {
-    // A refusal of the workspace (outside, secret, missing, ...) is for the model to fix.
-    if (error instanceof Error && error.name === "WorkspaceError") return toolError(error.message);
+    if (error instanceof ToolError || error instanceof WorkspaceError) {
+      return toolError(error.message);
+    }
     throw error;
-  } finally {
-    release?.();
   }
 }
 

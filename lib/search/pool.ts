@@ -1,6 +1,6 @@
 /**
- * The search pool on the main thread: two persistent workers, one job at a time (a job may use
- * both), a watchdog that terminates a worker whose single-file scan runs past the regex timeout
+ * The search pool on the main thread: two persistent workers, one job at a time (a job drives
+ * both, so it takes every unit of the session's work queue), a watchdog that terminates a worker whose single-file scan runs past the regex timeout
  * (and replaces it), cancellation through the shared control block, and progress polling.
  */
 import {
@@ -14,6 +14,7 @@ import {
   type FromWorker,
   type ToWorker,
 } from "./protocol.ts";
+import type { WorkQueue } from "../work_queue.ts";
 
 export const WORKER_COUNT = 2;
 const WATCH_MS = 50;
@@ -76,11 +77,16 @@ export class SearchPool {
   readonly #stamps = new Float64Array(this.#control, CTL_STAMP_OFFSET);
   #slots: Slot[] = [];
   #nextJob = 1;
-  #lock: Promise<void> = Promise.resolve();
+  readonly #queue: WorkQueue;
   #onMessage: ((slot: number, message: FromWorker) => void) | null = null;
   #watchdog: number | null = null;
   #timeoutMs = 2000;
   #onTimeout: ((slot: number) => void) | null = null;
+
+  /** `queue` is the session's one queue for heavy work: each job holds all of it while it runs. */
+  constructor(queue: WorkQueue) {
+    this.#queue = queue;
+  }
 
   /** Starts the workers (idempotent). */
   warm(): void {
@@ -160,19 +166,19 @@ export class SearchPool {
     }
   }
 
-  /** Runs one job with exclusive use of the workers. */
-  run<T>(driver: JobDriver<T>, ctx: JobContext): Promise<T> {
-    const previous = this.#lock;
-    let release!: () => void;
-    this.#lock = new Promise<void>((resolve) => (release = resolve));
-    const job = previous.then(() => this.#run(driver, ctx)).finally(release);
-    if (ctx.signal.aborted) return job;
-    // A call cancelled while it waits for the running job answers at once (and is skipped).
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(new JobAbortedError());
-      ctx.signal.addEventListener("abort", onAbort, { once: true });
-      job.then(resolve, reject).finally(() => ctx.signal.removeEventListener("abort", onAbort));
-    });
+  /** Runs one job with exclusive use of the workers, once the work queue grants it. */
+  async run<T>(driver: JobDriver<T>, ctx: JobContext): Promise<T> {
+    let release: () => void;
+    try {
+      release = await this.#queue.acquire(ctx.signal, "all");
+    } catch {
+      throw new JobAbortedError(); // cancelled while waiting: it never ran
+    }
+    try {
+      return await this.#run(driver, ctx);
+    } finally {
+      release();
+    }
   }
 
   async #run<T>(driver: JobDriver<T>, ctx: JobContext): Promise<T> {
@@ -259,12 +265,4 @@ export class SearchPool {
       }
     });
   }
-}
-
-let shared: SearchPool | null = null;
-
-/** The process-wide pool. */
-export function searchPool(): SearchPool {
-  shared ??= new SearchPool();
-  return shared;
 }

@@ -1,15 +1,7 @@
 /** glob: files by ripgrep -g pattern, most recently modified first (TOOLS.md "glob"). */
-import { type Tool, type ToolContext, toolError, type ToolResult } from "./tool.ts";
-import {
-  isResult,
-  listPage,
-  readOnlyAnnotations,
-  resolvePath,
-  searchFailure,
-  workspaceOf,
-} from "./tool_support.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { listPage, readOnlyAnnotations, resolvePath, searchFailure } from "./tool_support.ts";
 import { compileGlob } from "../search/glob_match.ts";
-import { searchPool } from "../search/pool.ts";
 import { runGlob } from "../search/walk_jobs.ts";
 
 const DEFAULT_LIMIT = 100;
@@ -47,25 +39,23 @@ const outputSchema = {
 };
 
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const ws = workspaceOf(ctx);
-  if (isResult(ws)) return ws;
+  const ws = ctx.workspace;
   const pattern = String(args.pattern);
   try {
     compileGlob(pattern);
   } catch (error) {
-    return toolError((error as Error).message);
+    throw new ToolError((error as Error).message);
   }
   const base = resolvePath(ws, args.path);
-  if (isResult(base)) return base;
   let found: [string, number][];
   try {
-    found = await runGlob(searchPool(), { ws: ws.options, base, globs: [pattern] }, {
+    found = await runGlob(ctx.session.pool, { ws: ws.options, base, globs: [pattern] }, {
       signal: ctx.signal,
       progress: (n) => ctx.progress(n),
       timeoutMs: ctx.config.regexTimeoutMs,
     });
   } catch (error) {
-    return searchFailure(error, pattern, ctx.config.regexTimeoutMs);
+    throw searchFailure(error, pattern, ctx.config.regexTimeoutMs);
   }
   // Newest first, ties by path (segment order: "/" sorts before every other character).
   const keyed = found.map(([rel, mtime]) => ({ rel, mtime, key: rel.replaceAll("/", "\0") }));
@@ -90,6 +80,5 @@ export const globTool: Tool = {
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Find files by name"),
-  heavy: true,
   run,
 };

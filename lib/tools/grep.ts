@@ -1,19 +1,16 @@
 /** grep: ripgrep-compatible search over the workspace (TOOLS.md "grep"). */
-import { type Tool, type ToolContext, toolError, type ToolResult } from "./tool.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import {
   hintLine,
   isFile,
-  isResult,
   readOnlyAnnotations,
   resolvePath,
   searchFailure,
-  workspaceOf,
 } from "./tool_support.ts";
 import { translatePattern } from "../search/pattern.ts";
 import { FILE_TYPES } from "../search/file_types.ts";
 import { compileGlob } from "../search/glob_match.ts";
 import { capNote, HARD_CAP_CHARS, lineSize, takePage } from "../search/paging.ts";
-import { searchPool } from "../search/pool.ts";
 import { runGrep } from "../search/grep_job.ts";
 import { contentOutput } from "../search/content_lines.ts";
 import type { GrepMode } from "../search/protocol.ts";
@@ -84,8 +81,7 @@ function optionalInt(value: unknown): number | undefined {
 }
 
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const ws = workspaceOf(ctx);
-  if (isResult(ws)) return ws;
+  const ws = ctx.workspace;
   const pattern = String(args.pattern);
   const mode = (args.output_mode ?? "files_with_matches") as GrepMode;
   const offset = optionalInt(args.offset) ?? 0;
@@ -95,13 +91,13 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     fixedStrings: args.fixed_strings === true,
     multiline: args.multiline === true,
   });
-  if ("error" in compiled) return toolError(compiled.error);
+  if ("error" in compiled) throw new ToolError(compiled.error);
   const globs: string[] = [];
   if (typeof args.glob === "string" && args.glob !== "") {
     try {
       compileGlob(args.glob);
     } catch (error) {
-      return toolError((error as Error).message);
+      throw new ToolError((error as Error).message);
     }
     globs.push(args.glob);
   }
@@ -109,16 +105,14 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   if (typeof args.type === "string") {
     const globsOfType = FILE_TYPES[args.type];
     if (globsOfType === undefined || !Object.hasOwn(FILE_TYPES, args.type)) {
-      return toolError(
+      throw new ToolError(
         `Unknown file type "${args.type}"; use one of: ${Object.keys(FILE_TYPES).join(", ")}`,
       );
     }
     typeGlobs = [...globsOfType];
   }
   const base = resolvePath(ws, args.path);
-  if (isResult(base)) return base;
   const file = base === "" ? false : await isFile(ws, base);
-  if (isResult(file)) return file;
   const contextAround = optionalInt(args["-C"]) ?? 0;
   const content = {
     before: optionalInt(args["-B"]) ?? contextAround,
@@ -128,7 +122,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   const budget = ctx.config.maxOutputChars;
   let outcome;
   try {
-    outcome = await runGrep(searchPool(), {
+    outcome = await runGrep(ctx.session.pool, {
       ws: ws.options,
       base,
       single: file,
@@ -147,7 +141,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       timeoutMs: ctx.config.regexTimeoutMs,
     });
   } catch (error) {
-    return searchFailure(error, pattern, ctx.config.regexTimeoutMs);
+    throw searchFailure(error, pattern, ctx.config.regexTimeoutMs);
   }
   const results = outcome.results;
   const totalFiles = results.length;
@@ -209,6 +203,5 @@ export const grepTool: Tool = {
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Search file contents"),
-  heavy: true,
   run,
 };

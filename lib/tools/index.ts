@@ -1,19 +1,35 @@
+/**
+ * The tool table: every tool the server can offer, and when a session offers it. Adding a tool
+ * is one file in this folder and one line here (docs/tools.md, "Adding a tool").
+ */
 import type { Tool } from "./tool.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { listDirTool } from "./list_dir.ts";
 import { readFileTool } from "./read_file.ts";
-import { searchPool } from "../search/pool.ts";
 
-/** Every tool the server offers; tools/list sorts them by name. */
-export const TOOLS: readonly Tool[] = [globTool, grepTool, listDirTool, readFileTool];
-
-/** Starts the search workers (the server calls this right after the initialize handshake). */
-export function warmUp(): void {
-  searchPool().warm();
+/** What a session can do, decided once at start from the flags and the machine. */
+export interface ToolAvailability {
+  /** --write was given: the edit tools may be listed. */
+  write: boolean;
+  /** A git binary exists and the root is the top of a usable git work tree (not --no-git). */
+  git: boolean;
 }
 
-/** Terminates the search workers: idle workers keep the process alive, so call this on exit. */
-export function stopWorkers(): void {
-  searchPool().stop();
+export interface ToolEntry {
+  tool: Tool;
+  /** Offered only when this holds (always, when absent). */
+  when?: (available: ToolAvailability) => boolean;
+}
+
+export const TOOL_TABLE: readonly ToolEntry[] = [
+  { tool: globTool },
+  { tool: grepTool },
+  { tool: listDirTool },
+  { tool: readFileTool },
+];
+
+/** The tools one session offers. */
+export function toolsFor(available: ToolAvailability): Tool[] {
+  return TOOL_TABLE.filter((entry) => entry.when?.(available) ?? true).map((entry) => entry.tool);
 }

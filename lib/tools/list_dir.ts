@@ -1,16 +1,12 @@
 /** list_dir: a folder's tree down to a depth (TOOLS.md "list_dir"). */
-import type { Tool, ToolContext, ToolResult } from "./tool.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import {
   isFile,
-  isResult,
   listPage,
   readOnlyAnnotations,
   resolvePath,
   searchFailure,
-  workspaceOf,
 } from "./tool_support.ts";
-import { toolError } from "./tool.ts";
-import { searchPool } from "../search/pool.ts";
 import { runList } from "../search/walk_jobs.ts";
 import type { ListEntry } from "../search/protocol.ts";
 
@@ -101,25 +97,23 @@ export function renderTree(base: string, entries: readonly ListEntry[]): string[
 }
 
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const ws = workspaceOf(ctx);
-  if (isResult(ws)) return ws;
+  const ws = ctx.workspace;
   const base = resolvePath(ws, args.path);
-  if (isResult(base)) return base;
   if (base !== "") {
-    const file = await isFile(ws, base);
-    if (isResult(file)) return file;
-    if (file) return toolError(`Cannot list "${args.path}": it is a file; use read_file`);
+    if (await isFile(ws, base)) {
+      throw new ToolError(`Cannot list "${args.path}": it is a file; use read_file`);
+    }
   }
   const depth = typeof args.depth === "number" ? args.depth : 2;
   let listed: ListEntry[];
   try {
-    listed = await runList(searchPool(), { ws: ws.options, base, depth }, {
+    listed = await runList(ctx.session.pool, { ws: ws.options, base, depth }, {
       signal: ctx.signal,
       progress: (n) => ctx.progress(n),
       timeoutMs: ctx.config.regexTimeoutMs,
     });
   } catch (error) {
-    return searchFailure(error, "", ctx.config.regexTimeoutMs);
+    throw searchFailure(error, "", ctx.config.regexTimeoutMs);
   }
   const entries = renderTree(base, listed);
   return listPage(entries, args, {
@@ -141,6 +135,5 @@ export const listDirTool: Tool = {
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("List a folder"),
-  heavy: true,
   run,
 };

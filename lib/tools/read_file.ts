@@ -1,6 +1,6 @@
 /** read_file: numbered lines of a text file, or an image block (TOOLS.md "read_file"). */
-import { type Tool, type ToolContext, toolError, type ToolResult } from "./tool.ts";
-import { isResult, readOnlyAnnotations, workspaceOf } from "./tool_support.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { readOnlyAnnotations } from "./tool_support.ts";
 import { WorkspaceError } from "../workspace/workspace.ts";
 import { HARD_CAP_CHARS } from "../search/paging.ts";
 import { MAX_LINE_CHARS } from "../search/content_lines.ts";
@@ -219,12 +219,11 @@ function concat(parts: Uint8Array[], length: number): Uint8Array {
 }
 
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const ws = workspaceOf(ctx);
-  if (isResult(ws)) return ws;
+  const ws = ctx.workspace;
   const hasPath = typeof args.path === "string";
   const hasFilePath = typeof args.file_path === "string";
   if (hasPath === hasFilePath) {
-    return toolError(
+    throw new ToolError(
       hasPath
         ? "Give only one of path and file_path, not both"
         : "Missing file: give path (or file_path) of the file to read",
@@ -237,11 +236,8 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     rel = ws.resolve(input).rel;
     opened = await ws.openFile(rel);
   } catch (error) {
-    if (error instanceof WorkspaceError) {
-      if (error.reason === "is-a-directory") {
-        return toolError(`Cannot read "${input}": it is a folder; use list_dir`);
-      }
-      return toolError(error.message);
+    if (error instanceof WorkspaceError && error.reason === "is-a-directory") {
+      throw new ToolError(`Cannot read "${input}": it is a folder; use list_dir`);
     }
     throw error;
   }
@@ -257,7 +253,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     const mime = imageType(head.subarray(0, got));
     if (mime !== null) {
       if (size > MAX_IMAGE_BYTES) {
-        return toolError(
+        throw new ToolError(
           `Cannot read "${rel}": the ${mime} image is ${size} bytes, over the 5 MiB image limit`,
         );
       }
@@ -277,15 +273,15 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     let offset = typeof args.offset === "number" ? args.offset : 1;
     if (offset < 0) {
       const counted = await scan(file, { start: Infinity, count: 0, budget: 0 }, ctx.signal);
-      if (counted.binary) return binaryError(rel, size);
+      if (counted.binary) throw binaryError(rel, size);
       offset = Math.max(1, counted.total + 1 + offset);
       await file.seek(0, Deno.SeekMode.Start);
     }
     if (offset === 0) offset = 1;
     const pass = await scan(file, { start: offset, count, budget }, ctx.signal);
-    if (pass.binary) return binaryError(rel, size);
+    if (pass.binary) throw binaryError(rel, size);
     if (offset > Math.max(pass.total, 1)) {
-      return toolError(
+      throw new ToolError(
         `Cannot read "${rel}" from line ${offset}: the file has ${pass.total} line${
           pass.total === 1 ? "" : "s"
         }`,
@@ -321,8 +317,8 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   }
 }
 
-function binaryError(rel: string, size: number): ToolResult {
-  return toolError(
+function binaryError(rel: string, size: number): ToolError {
+  return new ToolError(
     `Cannot read "${rel}": it is a binary file (${size} bytes) and not a png, jpeg, gif or webp image`,
   );
 }
@@ -338,6 +334,5 @@ export const readFileTool: Tool = {
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Read a file"),
-  heavy: false,
   run,
 };

@@ -1,4 +1,5 @@
 import type { Config } from "../config.ts";
+import type { Session } from "./session.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 
 /** A JSON Schema object as written in a tool definition (draft-07 and 2020-12 read alike). */
@@ -23,18 +24,36 @@ export interface ToolResult {
   isError?: true;
 }
 
-/** What a running tool may use: its cancellation signal, progress, the workspace, the config. */
+/** What a running tool may use. */
 export interface ToolContext {
   /** Aborted when the client cancels the request or the server shuts down. */
   signal: AbortSignal;
   /** Reports progress (e.g. files scanned); rate-limited and a no-op without a progress token. */
   progress: (progress: number, total?: number, message?: string) => void;
-  /** The served workspace, or null when there is none (tools then answer isError). */
-  workspace: Workspace | null;
+  /** The served workspace (a session without one never runs a tool). */
+  workspace: Workspace;
   config: Config;
+  /** The session's shared services: the work queue, the search pool. */
+  session: Session;
 }
 
-/** A tool is a plain object: its definition (what tools/list shows) plus run. */
+/**
+ * Something the model must fix or know (a bad pattern, a missing file): the tools feature turns
+ * it into an isError result whose one text block is the message. Tools throw it; they never
+ * build error results themselves.
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolError";
+  }
+}
+
+/**
+ * A tool is a plain object: its definition (what tools/list shows) plus run. `run` gets
+ * arguments already validated against inputSchema and returns a successful result, or throws
+ * ToolError (or a WorkspaceError) for the model.
+ */
 export interface Tool {
   name: string;
   title: string;
@@ -42,9 +61,6 @@ export interface Tool {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
-  /** Heavy tools (walks, searches) wait for one of the two heavy slots before run. */
-  heavy: boolean;
-  /** Called with arguments already validated against inputSchema. */
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -1,60 +1,40 @@
-/** Small pieces every code tool shares: annotations, workspace checks, error mapping. */
-import type { ToolAnnotations, ToolContext, ToolResult } from "./tool.ts";
-import { toolError } from "./tool.ts";
+/** Small pieces the tools share: annotations, path checks, search failures, listing pages. */
+import { type ToolAnnotations, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { JobAbortedError, ScanTimeoutError } from "../search/pool.ts";
-import { NO_WORKSPACE } from "../workspace/root.ts";
 import { capNote, lineSize, takePage } from "../search/paging.ts";
 
 export function readOnlyAnnotations(title: string): ToolAnnotations {
   return { title, readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 }
 
-/** The workspace, or the isError result to return. */
-export function workspaceOf(ctx: ToolContext): Workspace | ToolResult {
-  return ctx.workspace ?? toolError(NO_WORKSPACE);
+/** Root-relative path of `input` (default: the root); throws WorkspaceError when refused. */
+export function resolvePath(ws: Workspace, input: unknown): string {
+  return ws.resolve(typeof input === "string" ? input : "").rel;
 }
 
-export function isResult(value: unknown): value is ToolResult {
-  return typeof value === "object" && value !== null && "content" in value;
-}
-
-/** Root-relative path of `input` (default: the root), or the isError result. */
-export function resolvePath(ws: Workspace, input: unknown): string | ToolResult {
-  try {
-    return ws.resolve(typeof input === "string" ? input : "").rel;
-  } catch (error) {
-    if (error instanceof WorkspaceError) return toolError(error.message);
-    throw error;
-  }
-}
-
-/** True for a file, false for a folder, or the isError result (missing, refused, ...). */
-export async function isFile(ws: Workspace, rel: string): Promise<boolean | ToolResult> {
+/** True for a file, false for a folder; throws WorkspaceError when missing or refused. */
+export async function isFile(ws: Workspace, rel: string): Promise<boolean> {
   try {
     const opened = await ws.openFile(rel);
     opened.file.close();
     return true;
   } catch (error) {
-    if (error instanceof WorkspaceError) {
-      if (error.reason === "is-a-directory") return false;
-      return toolError(error.message);
-    }
+    if (error instanceof WorkspaceError && error.reason === "is-a-directory") return false;
     throw error;
   }
 }
 
-/** Maps a failed search job to the isError result the model sees. */
-export function searchFailure(error: unknown, pattern: string, timeoutMs: number): ToolResult {
+/** Turns a failed search job into the ToolError the model sees. */
+export function searchFailure(error: unknown, pattern: string, timeoutMs: number): ToolError {
   if (error instanceof ScanTimeoutError) {
-    return toolError(
+    return new ToolError(
       `Search stopped: scanning "${error.file}" for pattern "${pattern}" took over ${timeoutMs} ms; ` +
         `simplify the pattern (avoid nested quantifiers such as (a+)+) or narrow path or glob`,
     );
   }
-  if (error instanceof JobAbortedError) return toolError("The search was cancelled");
-  if (error instanceof Error) return toolError(error.message);
-  return toolError(String(error));
+  if (error instanceof JobAbortedError) return new ToolError("The search was cancelled");
+  return new ToolError(error instanceof Error ? error.message : String(error));
 }
 
 /** The next-page hint, the last text line of a cut result. */

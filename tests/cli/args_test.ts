@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseArgs } from "../../lib/cli/args.ts";
+import { FLAGS, parseArgs, usage } from "../../lib/cli/args.ts";
 import { defaultConfig } from "../../lib/config.ts";
 
 Deno.test("cli args: no flags give the defaults", () => {
@@ -19,6 +19,8 @@ Deno.test("cli args: every flag sets its option, with a space or =", () => {
     "--regex-timeout-ms",
     "50",
     "--log-level=debug",
+    "--write",
+    "--no-git",
   ]);
   assert.deepEqual(parsed, {
     kind: "run",
@@ -33,6 +35,8 @@ Deno.test("cli args: every flag sets its option, with a space or =", () => {
       maxOutputChars: 0,
       regexTimeoutMs: 50,
       logLevel: "debug",
+      write: true,
+      git: false,
     },
   });
 });
@@ -60,5 +64,21 @@ Deno.test("cli args: bad values and unknown flags are errors that name the flag"
   assert.deepEqual(parseArgs(["--toString"]), {
     kind: "error",
     message: 'unknown option "--toString"',
+  });
+});
+
+Deno.test("cli args: --help lists every flag the parser takes, with its help text", () => {
+  const text = usage("9.9.9");
+  for (const flag of FLAGS) {
+    assert.ok(text.includes(`  ${flag.name}`), `${flag.name} missing from --help`);
+    assert.ok(text.replace(/\s+/g, " ").includes(flag.help), `help of ${flag.name} missing`);
+  }
+  assert.ok(text.split("\n").every((line) => line.length <= 100), "a --help line is too long");
+});
+
+Deno.test("cli args: switches take no value", () => {
+  assert.deepEqual(parseArgs(["--write=yes"]), {
+    kind: "error",
+    message: "--write takes no value",
   });
 });

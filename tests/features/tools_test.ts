@@ -1,14 +1,9 @@
 /** tools/list and tools/call through the dispatcher, with small test tools. */
 
 import assert from "node:assert/strict";
-import type { Tool, ToolContext } from "../../lib/tools/tool.ts";
-import {
-  INIT,
-  INIT_ANSWER,
-  MemorySession,
-  testMethods,
-  transcript,
-} from "../helpers/memory_session.ts";
+import { type Tool, type ToolContext, ToolError } from "../../lib/tools/tool.ts";
+import { WorkspaceError } from "../../lib/workspace/workspace.ts";
+import { INIT, INIT_ANSWER, testMethods, transcript } from "../helpers/memory_session.ts";
 
 function echoTool(overrides: Partial<Tool> = {}): Tool {
   return {
@@ -32,7 +27,6 @@ function echoTool(overrides: Partial<Tool> = {}): Tool {
       additionalProperties: false,
     },
     annotations: { title: "Echo", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    heavy: false,
     run: (args) => {
       const text = String(args.text).repeat(Number(args.times ?? 1));
       return Promise.resolve({ content: [{ type: "text", text }], structuredContent: { text } });
@@ -149,11 +143,14 @@ Deno.test("tools/call: without a workspace every tool is an isError asking for -
 
 Deno.test("tools/call: a workspace refusal thrown by a tool becomes an isError with its message", async () => {
   const refusing = echoTool({
-    run: () => {
-      const error = new Error('Cannot read "../x": path is outside the workspace');
-      error.name = "WorkspaceError";
-      return Promise.reject(error);
-    },
+    run: () =>
+      Promise.reject(
+        new WorkspaceError(
+          "outside",
+          "../x",
+          'Cannot read "../x": path is outside the workspace',
+        ),
+      ),
   });
   const result = await callOne(refusing, { text: "a" });
   assert.deepEqual(result, {
@@ -162,73 +159,43 @@ Deno.test("tools/call: a workspace refusal thrown by a tool becomes an isError w
   });
 });
 
-Deno.test("tools/call: at most two heavy calls run at once and the rest wait", async () => {
-  let running = 0;
-  let most = 0;
-  const releases: Array<() => void> = [];
-  const heavy = echoTool({
-    heavy: true,
-    run: () =>
-      new Promise((resolve) => {
-        running++;
-        most = Math.max(most, running);
-        releases.push(() => {
-          running--;
-          resolve({
-            content: [{ type: "text", text: "done" }],
-            structuredContent: { text: "done" },
-          });
-        });
-      }),
-  });
-  const session = new MemorySession(testMethods({ tools: [heavy] }));
-  await session.send(
-    INIT,
-    call(2, "echo", { text: "a" }),
-    call(3, "echo", { text: "a" }),
-    call(4, "echo", { text: "a" }),
-  );
-  await session.read(1);
-  while (releases.length < 2) await new Promise((r) => setTimeout(r, 5));
-  await new Promise((r) => setTimeout(r, 30));
-  assert.equal(running, 2);
-  releases.shift()!();
-  while (releases.length < 2) await new Promise((r) => setTimeout(r, 5));
-  releases.splice(0).forEach((release) => release());
-  const answers = await session.close();
-  assert.equal(answers.length, 3);
-  assert.equal(most, 2);
-});
-
-Deno.test("tools/call: a cancelled call waiting for a heavy slot never runs", async () => {
-  const started: number[] = [];
-  const releases: Array<() => void> = [];
-  const heavy = echoTool({
-    heavy: true,
-    run: (args) => {
-      started.push(Number(args.times));
-      return new Promise((resolve) =>
-        releases.push(() => resolve({ content: [{ type: "text", text: "x" }] }))
-      );
+Deno.test("tools/call: without a workspace every tool is refused before it runs", async () => {
+  let ran = false;
+  const tool = echoTool({
+    run: () => {
+      ran = true;
+      return Promise.resolve({ content: [{ type: "text", text: "ran" }] });
     },
   });
-  const session = new MemorySession(testMethods({ tools: [heavy] }));
-  await session.send(
-    INIT,
-    call(2, "echo", { text: "a", times: 1 }),
-    call(3, "echo", { text: "a", times: 2 }),
-    call(4, "echo", { text: "a", times: 3 }),
+  const result = await callOne(tool, { text: "a" }, null);
+  assert.deepEqual(result, {
+    content: [{ type: "text", text: "No workspace: restart shipcode-mcp with --root DIR" }],
+    isError: true,
+  });
+  assert.equal(ran, false);
+});
+
+Deno.test("tools/call: a ToolError thrown by a tool is an isError result with its message", async () => {
+  const tool = echoTool({
+    run: () => Promise.reject(new ToolError('Unknown file type "zz"; use one of: ts, js')),
+  });
+  assert.deepEqual(await callOne(tool, { text: "a" }), {
+    content: [{ type: "text", text: 'Unknown file type "zz"; use one of: ts, js' }],
+    isError: true,
+  });
+});
+
+Deno.test("tools/call: an error that merely names itself ToolError is a bug, answered Internal error", async () => {
+  const impostor = new Error("should not reach the model");
+  impostor.name = "ToolError";
+  const lines = await transcript(
+    [INIT, call(2, "echo", { text: "a" })],
+    testMethods({ tools: [echoTool({ run: () => Promise.reject(impostor) })] }),
   );
-  await session.read(1);
-  while (releases.length < 2) await new Promise((r) => setTimeout(r, 5));
-  await session.send(
-    '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}',
+  assert.equal(
+    lines[1],
+    '{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Internal error"}}',
   );
-  await new Promise((r) => setTimeout(r, 10));
-  releases.splice(0).forEach((release) => release());
-  const answers = await session.close();
-  assert.deepEqual(started, [1, 2]);
-  assert.deepEqual(answers.map((a) => JSON.parse(a).id).sort(), [2, 3]);
 });
 
 Deno.test("progress: a call with a progress token gets increasing, rate-limited progress and none after its answer", async () => {

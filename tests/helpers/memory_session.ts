@@ -4,9 +4,9 @@ import { defaultConfig } from "../../lib/config.ts";
 import { RpcError } from "../../lib/jsonrpc/errors.ts";
 import type { ResourceProvider } from "../../lib/features/resource_provider.ts";
 import { buildMethods } from "../../lib/features/methods.ts";
-import { HeavySlots } from "../../lib/server/heavy_slots.ts";
 import type { MethodTable } from "../../lib/server/method.ts";
 import { type ServeEnd, Server, type ServerOptions } from "../../lib/server/server.ts";
+import { Session } from "../../lib/tools/session.ts";
 import type { Tool } from "../../lib/tools/tool.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 
@@ -35,7 +35,7 @@ export function testMethods(options: MethodOptions = {}): MethodTable {
       tools: options.tools ?? [],
       workspace: options.workspace === undefined ? ({} as Workspace) : options.workspace,
       config: defaultConfig(),
-      heavy: new HeavySlots(2),
+      session: new Session(),
     },
     resources: options.resources ?? emptyProvider,
   });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { JobAbortedError, type JobDriver, SearchPool } from "../../lib/search/pool.ts";
+import { WorkQueue } from "../../lib/work_queue.ts";
 
 /** A job that never finishes by itself. */
 const forever: JobDriver<never> = { start() {}, onMessage() {} };
@@ -9,7 +10,7 @@ function context(signal: AbortSignal) {
 }
 
 Deno.test("pool: a job cancelled while it waits for the running one rejects at once", async () => {
-  const pool = new SearchPool();
+  const pool = new SearchPool(new WorkQueue(2));
   try {
     const first = new AbortController();
     const second = new AbortController();
@@ -25,7 +26,7 @@ Deno.test("pool: a job cancelled while it waits for the running one rejects at o
 });
 
 Deno.test("pool: a job whose signal is already aborted never starts", async () => {
-  const pool = new SearchPool();
+  const pool = new SearchPool(new WorkQueue(2));
   try {
     let started = false;
     const controller = new AbortController();
@@ -41,7 +42,7 @@ Deno.test("pool: a job whose signal is already aborted never starts", async () =
 });
 
 Deno.test("pool: a finished job passes its value and frees the pool", async () => {
-  const pool = new SearchPool();
+  const pool = new SearchPool(new WorkQueue(2));
   try {
     const signal = new AbortController().signal;
     const one = await pool.run({ start: (job) => job.finish(1), onMessage() {} }, context(signal));
@@ -53,7 +54,7 @@ Deno.test("pool: a finished job passes its value and frees the pool", async () =
 });
 
 Deno.test("pool: stopping workers that are still starting never blocks later jobs", async () => {
-  const pool = new SearchPool();
+  const pool = new SearchPool(new WorkQueue(2));
   try {
     const controller = new AbortController();
     const first = pool.run(forever, context(controller.signal));

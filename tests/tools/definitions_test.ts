@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { TOOLS } from "../../lib/tools/index.ts";
+import { TOOL_TABLE } from "../../lib/tools/index.ts";
+
+const TOOLS = TOOL_TABLE.map((entry) => entry.tool);
 import type { JsonSchema } from "../../lib/tools/tool.ts";
 
 const KEYWORDS = new Set([

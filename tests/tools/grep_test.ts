@@ -252,11 +252,6 @@ toolTest("grep: progress ends with the number of files scanned", MANY, async (h)
   assert.equal(h.progress.at(-1), 300);
 });
 
-toolTest("grep: no workspace is an error", TREE, async (h) => {
-  const r = await call(grepTool, { pattern: "foo" }, { ...h, ctx: { ...h.ctx, workspace: null } });
-  assert.equal(text(r), "No workspace: restart shipcode-mcp with --root DIR");
-});
-
 toolTest(
   "grep: .gitignore applies inside a git work tree, .ignore always",
   {

@@ -4,7 +4,8 @@ import Ajv from "ajv";
 import { type Config, defaultConfig } from "../../lib/config.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import type { Tool, ToolContext, ToolResult } from "../../lib/tools/tool.ts";
-import { stopWorkers } from "../../lib/tools/index.ts";
+import { invokeTool } from "../../lib/features/tools.ts";
+import { Session } from "../../lib/tools/session.ts";
 
 /** Builds `files` (path -> text or bytes) under a fresh temp folder. */
 export async function makeTree(files: Record<string, string | Uint8Array>): Promise<string> {
@@ -43,6 +44,7 @@ export async function harness(
     progress: (n) => progress.push(n),
     workspace: ws,
     config: { ...defaultConfig(), root, ...config },
+    session: new Session(),
   };
   return { root, ws, ctx, progress, controller };
 }
@@ -57,7 +59,7 @@ export async function call(
   args: Record<string, unknown>,
   h: Harness,
 ): Promise<ToolResult> {
-  const result = await tool.run(args, h.ctx);
+  const result = await invokeTool(tool, args, h.ctx);
   assert.equal(result.content.length >= 1, true);
   if (result.isError) {
     assert.equal(result.structuredContent, undefined);
@@ -93,7 +95,7 @@ export function toolTest(
     try {
       await fn(h);
     } finally {
-      stopWorkers();
+      h.ctx.session.close();
       await Deno.remove(h.root, { recursive: true });
     }
   });

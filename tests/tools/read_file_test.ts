@@ -171,14 +171,6 @@ toolTest("read_file: a large file is streamed and its lines all counted", TREE, 
   assert.equal(sc(r).end_line, 40_000);
 });
 
-toolTest("read_file: no workspace is an error", TREE, async (h) => {
-  const r = await call(readFileTool, { path: "ten.txt" }, {
-    ...h,
-    ctx: { ...h.ctx, workspace: null },
-  });
-  assert.equal(text(r), "No workspace: restart shipcode-mcp with --root DIR");
-});
-
 toolTest(
   "read_file: ignored files are refused",
   { ".git/HEAD": "ref", ".gitignore": "secret_build.txt\n", "secret_build.txt": "x\n" },

@@ -1,0 +1,24 @@
+/**
+ * Preloaded into the real server by permissions_test.ts (`deno run --preload`): when the process
+ * ends it tries to write a file in the served root and to run git, and reports on stderr what
+ * the process could do. It is never part of the server.
+ */
+
+globalThis.addEventListener("unload", () => {
+  const root = Deno.args[Deno.args.indexOf("--root") + 1];
+  const attempt = (fn: () => void): string => {
+    try {
+      fn();
+      return "done";
+    } catch (error) {
+      return error instanceof Error ? error.name : String(error);
+    }
+  };
+  const report = {
+    write: attempt(() => Deno.writeTextFileSync(`${root}/probe-wrote-this.txt`, "x")),
+    run: attempt(() =>
+      new Deno.Command("git", { args: ["--version"], stdout: "null" }).outputSync()
+    ),
+  };
+  Deno.stderr.writeSync(new TextEncoder().encode(`probe: ${JSON.stringify(report)}\n`));
+});

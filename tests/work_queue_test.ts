@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { WorkQueue } from "../lib/work_queue.ts";
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+Deno.test("work queue: at most its capacity runs at once and the rest wait in arrival order", async () => {
+  const queue = new WorkQueue(2);
+  const granted: number[] = [];
+  const releases: Array<() => void> = [];
+  const signal = new AbortController().signal;
+  for (const n of [1, 2, 3, 4]) {
+    queue.acquire(signal).then((release) => {
+      granted.push(n);
+      releases.push(release);
+    });
+  }
+  await tick();
+  assert.deepEqual(granted, [1, 2]);
+  assert.equal(queue.waiting, 2);
+  releases[0]();
+  releases[0](); // a second release of the same grant changes nothing
+  await tick();
+  assert.deepEqual(granted, [1, 2, 3]);
+  assert.equal(queue.waiting, 1);
+});
+
+Deno.test("work queue: a request for every unit waits for all and nobody overtakes it", async () => {
+  const queue = new WorkQueue(2);
+  const signal = new AbortController().signal;
+  const first = await queue.acquire(signal);
+  const order: string[] = [];
+  queue.acquire(signal, "all").then((release) => {
+    order.push("all");
+    release();
+  });
+  queue.acquire(signal).then(() => order.push("one"));
+  await tick();
+  assert.deepEqual(order, []); // one unit is free, but "one" may not pass "all"
+  first();
+  await tick();
+  assert.deepEqual(order, ["all", "one"]);
+});
+
+Deno.test("work queue: a cancelled waiter leaves at once and is never granted", async () => {
+  const queue = new WorkQueue(1);
+  const running = await queue.acquire(new AbortController().signal);
+  const controller = new AbortController();
+  const waiting = queue.acquire(controller.signal);
+  controller.abort(new Error("cancelled by the client"));
+  await assert.rejects(waiting, /cancelled by the client/);
+  assert.equal(queue.waiting, 0);
+  running();
+  const next = await queue.acquire(new AbortController().signal);
+  next();
+});
+
+Deno.test("work queue: weights outside 1..capacity are a programming error", () => {
+  const queue = new WorkQueue(2);
+  const signal = new AbortController().signal;
+  assert.throws(() => queue.acquire(signal, 3), RangeError);
+  assert.throws(() => queue.acquire(signal, 0), RangeError);
+});
