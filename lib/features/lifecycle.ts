@@ -21,7 +21,7 @@ export function initializeMethod(
     capabilities,
     serverInfo: { name: info.name, version: info.version },
   });
-  return { beforeInit: true, anyParams: true, handle: () => answer };
+  return { beforeInit: true, anyParams: true, opensSession: true, handle: () => answer };
 }
 
 export const pingMethod: MethodSpec = { beforeInit: true, handle: () => "{}" };

@@ -3,7 +3,7 @@
 import type { MethodSpec, MethodTable } from "../server/method.ts";
 import { catalogMethods } from "./catalog.ts";
 import { coreMethods, type ServerInfo } from "./lifecycle.ts";
-import type { ResourceProvider } from "./resource_provider.ts";
+import type { ResourceProvider } from "../resources/resource.ts";
 import { resourceMethods } from "./resources.ts";
 import { type ToolDeps, toolMethods } from "./tools.ts";
 

@@ -2,7 +2,7 @@
 
 import { RpcError } from "../jsonrpc/errors.ts";
 import type { MethodSpec } from "../server/method.ts";
-import type { ResourceProvider } from "./resource_provider.ts";
+import type { ResourceProvider } from "../resources/resource.ts";
 
 export function resourceMethods(provider: ResourceProvider): Map<string, MethodSpec> {
   const list: MethodSpec = {

@@ -4,7 +4,7 @@
  * the cursor's path: same order, same keyset semantics (a walk reads each folder once, so files
  * created or deleted meanwhile may or may not appear; deleted ones are dropped by their stat).
  */
-import type { Resource } from "../features/resource_provider.ts";
+import type { Resource } from "./resource.ts";
 import { joinRoot } from "../workspace/names.ts";
 import { pathToFileUri } from "../workspace/uri.ts";
 import type { WalkEntry, Workspace } from "../workspace/workspace.ts";

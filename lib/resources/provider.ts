@@ -1,12 +1,7 @@
 /** MCP resources over the workspace: every served file is a resource (WORKSPACE.md, WIRE.md). */
 import type { Config } from "../config.ts";
 import { MIB } from "../config.ts";
-import type {
-  Resource,
-  ResourceContents,
-  ResourceProvider,
-  ResourceTemplate,
-} from "../features/resource_provider.ts";
+import type { Resource, ResourceContents, ResourceProvider, ResourceTemplate } from "./resource.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
 import { looksLikeUri, pathToFileUri } from "../workspace/uri.ts";
 import { readFullySync, type Workspace, WorkspaceError } from "../workspace/workspace.ts";

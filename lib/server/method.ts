@@ -17,6 +17,8 @@ export interface MethodSpec {
   beforeInit: boolean;
   /** May params be something other than an object? Only initialize, which never fails on them. */
   anyParams?: boolean;
+  /** Answering it opens the session (the lifecycle gate): initialize. */
+  opensSession?: boolean;
   /**
    * Checks params synchronously (throwing RpcError), then answers with the result as JSON text,
    * at once or later. Answers given synchronously leave in arrival order.

@@ -237,7 +237,7 @@ export class Server {
       return this.#send(encodeError(id, this.#wireError(error, method)));
     }
     if (typeof answer === "string") {
-      if (method === "initialize") this.#opened();
+      if (spec.opensSession === true) this.#opened();
       return this.#send(encodeResult(id, answer));
     }
     const entry: InFlight = { controller, reporter };

@@ -17,7 +17,29 @@ import {
   normalizeSegments,
   relativeUnder,
 } from "./names.ts";
-import type { WalkEntry, Workspace } from "./workspace.ts";
+import type { IgnoreIndex } from "./ignore_rules.ts";
+
+/** What a walk needs of the workspace it walks. */
+export interface WalkScope {
+  /** The real root. */
+  readonly root: string;
+  readonly allowSecrets: boolean;
+  /** The ignore rules, or null with --no-ignore. */
+  readonly ignoreIndex: IgnoreIndex | null;
+  /** Notes once per folder that names in it were skipped (not UTF-8, control characters). */
+  noteBadNames(folderRel: string): void;
+}
+
+export interface WalkEntry {
+  /** Root-relative path with `/`, as named (a file reached through a symlink is its own path). */
+  rel: string;
+  /** Real absolute path of the entry (of the target, when reached through a symlink). */
+  abs: string;
+  isDir: boolean;
+  /** Of the (followed) target; 0 when stat was not asked. */
+  size: number;
+  mtimeMs: number;
+}
 
 export interface WalkOptions {
   /** Keyset resume: only entries strictly after this root-relative path (in walk order). */
@@ -86,14 +108,14 @@ function segmentsHit(rel: string, allowSecrets: boolean): boolean {
 }
 
 export function* walkTree(
-  ws: Workspace,
+  ws: WalkScope,
   start: Resolved,
   options: WalkOptions,
 ): Generator<WalkEntry> {
   const signal = options.signal;
   signal?.throwIfAborted();
   const root = ws.root;
-  const allowSecrets = ws.options.allowSecrets;
+  const allowSecrets = ws.allowSecrets;
   const index = ws.ignoreIndex;
   const wantDirs = options.dirs === true;
   const wantStat = options.stat === true;
@@ -329,7 +351,7 @@ function lstatOrNull(path: string): Deno.FileInfo | null {
 
 /** Reads and sorts one folder; null when it cannot be read (vanished, no permission). */
 function openFrame(
-  ws: Workspace,
+  ws: WalkScope,
   at: {
     rel: string;
     real: string;

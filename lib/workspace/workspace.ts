@@ -12,7 +12,7 @@ import { IgnoreIndex } from "./ignore_rules.ts";
 import { log } from "../log.ts";
 import { isGitName, isSecretName, joinRoot, normalizeSegments, relativeUnder } from "./names.ts";
 import { fileUriToPath, looksLikeUri, UriError } from "./uri.ts";
-import { type WalkOptions, walkTree } from "./walk.ts";
+import { type WalkEntry, type WalkOptions, type WalkScope, walkTree } from "./walk.ts";
 
 export interface WorkspaceOptions {
   /** The folder served. After open: its real path. */
@@ -46,18 +46,7 @@ export class WorkspaceError extends Error {
   }
 }
 
-export interface WalkEntry {
-  /** Root-relative path with `/`, as named (a file reached through a symlink is its own path). */
-  rel: string;
-  /** Real absolute path of the entry (of the target, when reached through a symlink). */
-  abs: string;
-  isDir: boolean;
-  /** Of the (followed) target; 0 when stat was not asked. */
-  size: number;
-  mtimeMs: number;
-}
-
-export type { WalkOptions };
+export type { WalkEntry, WalkOptions };
 
 const MAX_INPUT_LENGTH = 8192;
 const DIR_CACHE_TTL_MS = 5000;
@@ -129,6 +118,7 @@ export class Workspace {
   readonly options: WorkspaceOptions;
   readonly #alias: string | null;
   readonly #ignores: IgnoreIndex | null;
+  readonly #scope: WalkScope;
   readonly #noted = new Set<string>();
   readonly #rootId: { dev: number; ino: number | null };
   readonly #dirs = new Map<string, { real: string; dev: number; ino: number | null; at: number }>();
@@ -145,6 +135,12 @@ export class Workspace {
       ...(alias === null ? {} : { alias }),
     };
     this.#ignores = options.noIgnore ? null : new IgnoreIndex(realRoot);
+    this.#scope = {
+      root: realRoot,
+      allowSecrets: options.allowSecrets,
+      ignoreIndex: this.#ignores,
+      noteBadNames: (folderRel) => this.#noteBadNames(folderRel),
+    };
     const info = statOrNull(realRoot);
     this.#rootId = { dev: info?.dev ?? -1, ino: info?.ino ?? null };
   }
@@ -185,13 +181,8 @@ export class Workspace {
     return normalizeAbsolute(root.startsWith("/") ? root : `${Deno.cwd()}/${root}`);
   }
 
-  /** Internal state the walk needs. */
-  get ignoreIndex(): IgnoreIndex | null {
-    return this.#ignores;
-  }
-
   /** Logs once per folder that names which are not valid UTF-8 were skipped. */
-  noteBadNames(folderRel: string): void {
+  #noteBadNames(folderRel: string): void {
     if (this.#noted.has(folderRel) || this.#noted.size > 10_000) return;
     this.#noted.add(folderRel);
     log.warn(
@@ -355,7 +346,7 @@ export class Workspace {
    * name in code-unit order, leaving out everything not served. Synchronous (usable in workers).
    */
   walk(rel: string, options: WalkOptions = {}): Generator<WalkEntry> {
-    return walkTree(this, this.#resolve(rel, "list"), options);
+    return walkTree(this.#scope, this.#resolve(rel, "list"), options);
   }
 
   /** The whole file (or its first `maxBytes` bytes), after the three guards. */

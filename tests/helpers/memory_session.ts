@@ -2,7 +2,7 @@
 
 import { defaultConfig } from "../../lib/config.ts";
 import { RpcError } from "../../lib/jsonrpc/errors.ts";
-import type { ResourceProvider } from "../../lib/features/resource_provider.ts";
+import type { ResourceProvider } from "../../lib/resources/resource.ts";
 import { buildMethods } from "../../lib/features/methods.ts";
 import type { MethodTable } from "../../lib/server/method.ts";
 import { type ServeEnd, Server, type ServerOptions } from "../../lib/server/server.ts";

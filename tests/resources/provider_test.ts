@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { defaultConfig } from "../../lib/config.ts";
-import type { Resource } from "../../lib/features/resource_provider.ts";
+import type { Resource } from "../../lib/resources/resource.ts";
 import { RpcError } from "../../lib/jsonrpc/errors.ts";
 import { createResourceProvider, formatLimit } from "../../lib/resources/provider.ts";
 import { pathToFileUri } from "../../lib/workspace/uri.ts";

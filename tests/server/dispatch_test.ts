@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { RpcError } from "../../lib/jsonrpc/errors.ts";
-import type { ResourceProvider } from "../../lib/features/resource_provider.ts";
+import type { ResourceProvider } from "../../lib/resources/resource.ts";
 import {
   emptyProvider,
   INIT,
