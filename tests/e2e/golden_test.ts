@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { ServerProcess } from "./harness.ts";
+import { writeTree } from "../helpers/fixture.ts";
 
 const DIR = new URL("../testdata/golden/", import.meta.url);
 const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";
@@ -15,14 +16,12 @@ const ASYNC = new Set(["tools/call", "resources/list", "resources/read"]);
 
 async function fixture(): Promise<string> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "shipcode-golden-" }));
-  await Deno.mkdir(`${root}/src`);
-  await Deno.writeTextFile(
-    `${root}/src/main.ts`,
-    'export function main(): string {\n  return "hello";\n}\n',
-  );
-  await Deno.writeTextFile(`${root}/README.md`, "# Fixture\n\nA tree for golden transcripts.\n");
-  await Deno.writeTextFile(`${root}/.env`, "TOKEN=do-not-serve\n");
-  await Deno.writeFile(`${root}/logo.bin`, new Uint8Array([0, 1, 2, 255]));
+  await writeTree(root, {
+    "src/main.ts": 'export function main(): string {\n  return "hello";\n}\n',
+    "README.md": "# Fixture\n\nA tree for golden transcripts.\n",
+    ".env": "TOKEN=do-not-serve\n",
+    "logo.bin": new Uint8Array([0, 1, 2, 255]),
+  });
   await Deno.utime(`${root}/src/main.ts`, 1_700_000_000, 1_700_000_000);
   await Deno.utime(`${root}/README.md`, 1_700_000_100, 1_700_000_100);
   await Deno.utime(`${root}/logo.bin`, 1_700_000_200, 1_700_000_200);

@@ -1,14 +1,14 @@
 /** Heavy work runs off the main thread: the real process keeps answering while a search runs. */
 
 import assert from "node:assert/strict";
+import { writeTree } from "../helpers/fixture.ts";
 import { INIT } from "../helpers/memory_session.ts";
 import { ServerProcess } from "./harness.ts";
 
 /** A tree where `(a+)+$` backtracks for a very long time on every line. */
 async function slowTree(): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "shipcode-heavy-" });
-  await Deno.writeTextFile(`${root}/slow.txt`, ("a".repeat(34) + "!\n").repeat(4));
-  await Deno.writeTextFile(`${root}/ok.txt`, "needle\n");
+  await writeTree(root, { "slow.txt": ("a".repeat(34) + "!\n").repeat(4), "ok.txt": "needle\n" });
   return root;
 }
 

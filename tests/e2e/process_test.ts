@@ -1,14 +1,13 @@
 /** The real process: exact handshake bytes, stdout purity, exit codes, EOF, signals, EPIPE. */
 
 import assert from "node:assert/strict";
+import { writeTree } from "../helpers/fixture.ts";
 import { INIT, INIT_ANSWER } from "../helpers/memory_session.ts";
 import { MAIN, serverFlags, ServerProcess } from "./harness.ts";
 
 async function tempRoot(): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "shipcode-e2e-" });
-  await Deno.mkdir(`${root}/src`);
-  await Deno.writeTextFile(`${root}/src/a.ts`, "export const a = 1;\n");
-  await Deno.writeTextFile(`${root}/README.md`, "# fixture\n");
+  await writeTree(root, { "src/a.ts": "export const a = 1;\n", "README.md": "# fixture\n" });
   return root;
 }
 

@@ -4,15 +4,17 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { makeTree } from "../helpers/fixture.ts";
 import { MAIN, serverFlags } from "./harness.ts";
 
 async function connect(
   root: string,
   askVersion?: string,
+  flags: string[] = [],
 ): Promise<{ client: Client; asked: string[] }> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", ...(await serverFlags()), MAIN, "--root", root],
+    args: ["run", ...(await serverFlags()), MAIN, "--root", root, ...flags],
     stderr: "pipe",
   });
   const asked: string[] = [];
@@ -29,16 +31,14 @@ async function connect(
   return { client, asked };
 }
 
-async function fixture(): Promise<string> {
-  const root = await Deno.makeTempDir({ prefix: "shipcode-sdk-" });
-  await Deno.writeTextFile(`${root}/hello.ts`, "export const hello = 'world';\n");
-  return root;
+function fixture() {
+  return makeTree({ "hello.ts": "export const hello = 'world';\n" });
 }
 
 for (const askVersion of ["2025-06-18", undefined]) {
   const label = askVersion ?? "its own newest version";
   Deno.test(`sdk client: connects, lists, pings and closes when asking for ${label}`, async () => {
-    const root = await fixture();
+    const { root, dispose } = await fixture();
     const { client, asked } = await connect(root, askVersion);
     try {
       if (askVersion === undefined) assert.notEqual(asked[0], "2025-06-18");
@@ -57,7 +57,58 @@ for (const askVersion of ["2025-06-18", undefined]) {
       ]);
     } finally {
       await client.close();
-      await Deno.remove(root, { recursive: true });
+      await dispose();
     }
   });
 }
+
+/**
+ * One successful call of every tool, in order (reads come before the edits they allow). Every
+ * tool the server lists must appear here: a new tool needs its line.
+ */
+const EVERY_TOOL_CALL: Array<[string, Record<string, unknown>]> = [
+  ["list_dir", {}],
+  ["glob", { pattern: "**/*.ts" }],
+  ["grep", { pattern: "hello", output_mode: "content" }],
+  ["read_file", { path: "hello.ts" }],
+];
+
+async function git(cwd: string, ...args: string[]): Promise<void> {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args],
+    cwd,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+}
+
+Deno.test("sdk client: calls every listed tool, each answer valid against the tool's outputSchema", async () => {
+  const { root, dispose } = await makeTree({
+    "hello.ts":
+      "export const hello = 'world';\n\nexport function greet(): string {\n  return hello;\n}\n",
+    "src/util.py": "def helper():\n    return 1\n",
+  });
+  await git(root, "init", "-q");
+  await git(root, "add", ".");
+  await git(root, "commit", "-q", "-m", "first");
+  await Deno.writeTextFile(`${root}/hello.ts`, "export const hello = 'there';\n");
+  const { client } = await connect(root, undefined, ["--write"]);
+  try {
+    const listed = (await client.listTools()).tools.map((t: { name: string }) => t.name);
+    const called = new Set(EVERY_TOOL_CALL.map(([name]) => name));
+    for (const name of listed) {
+      assert.ok(called.has(name), `add a call of "${name}" to EVERY_TOOL_CALL`);
+    }
+    for (const [name, args] of EVERY_TOOL_CALL) {
+      assert.ok(listed.includes(name), `"${name}" is not listed with --write in a git work tree`);
+      // callTool validates structuredContent against the listed outputSchema, and throws if not.
+      const result = await client.callTool({ name, arguments: args });
+      assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`);
+      assert.ok(result.structuredContent !== undefined, `${name} gave no structuredContent`);
+    }
+  } finally {
+    await client.close();
+    await dispose();
+  }
+});

@@ -4,7 +4,7 @@ import type { Resource } from "../../lib/resources/resource.ts";
 import { RpcError } from "../../lib/jsonrpc/errors.ts";
 import { createResourceProvider, formatLimit } from "../../lib/resources/provider.ts";
 import { pathToFileUri } from "../../lib/workspace/uri.ts";
-import { makeTree, openWorkspaceAt } from "../workspace/fixture.ts";
+import { makeTree, openWorkspaceAt } from "../helpers/fixture.ts";
 
 const signal = new AbortController().signal;
 

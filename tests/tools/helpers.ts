@@ -5,17 +5,13 @@ import { type Config, defaultConfig } from "../../lib/config.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import type { Tool, ToolContext, ToolResult } from "../../lib/tools/tool.ts";
 import { invokeTool } from "../../lib/features/tools.ts";
+import { type Tree, writeTree } from "../helpers/fixture.ts";
 import { Session } from "../../lib/tools/session.ts";
 
 /** Builds `files` (path -> text or bytes) under a fresh temp folder. */
-export async function makeTree(files: Record<string, string | Uint8Array>): Promise<string> {
+export async function makeTree(files: Tree): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "shipcode-tools-" });
-  for (const [rel, content] of Object.entries(files)) {
-    const path = `${root}/${rel}`;
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-    if (typeof content === "string") await Deno.writeTextFile(path, content);
-    else await Deno.writeFile(path, content);
-  }
+  await writeTree(root, files);
   return root;
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { WorkspaceError } from "../../lib/workspace/workspace.ts";
-import { makeTree, openWorkspaceAt, sh } from "./fixture.ts";
+import { makeTree, openWorkspaceAt, sh } from "../helpers/fixture.ts";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

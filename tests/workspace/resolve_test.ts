@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Workspace, WorkspaceError } from "../../lib/workspace/workspace.ts";
-import { makeTree, openWorkspaceAt } from "./fixture.ts";
+import { makeTree, openWorkspaceAt } from "../helpers/fixture.ts";
 
 function reasonOf(fn: () => unknown): string {
   try {

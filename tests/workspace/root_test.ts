@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { defaultConfig } from "../../lib/config.ts";
 import { chooseRoot, NO_WORKSPACE } from "../../lib/workspace/root.ts";
-import { makeTree } from "./fixture.ts";
+import { makeTree } from "../helpers/fixture.ts";
 
 Deno.test("chooseRoot: serves an explicit --root", async () => {
   const t = await makeTree({ "a.txt": "" });

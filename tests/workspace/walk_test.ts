@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeTree, openWorkspaceAt, sh, walkAll, writeTree } from "./fixture.ts";
+import { makeTree, openWorkspaceAt, sh, walkAll, writeTree } from "../helpers/fixture.ts";
 
 Deno.test("workspace.walk: depth-first, each folder sorted by name in code-unit order", async () => {
   const t = await makeTree({
