@@ -1,0 +1,100 @@
+/**
+ * The tree tells the architecture (docs/tools.md, "Adding a tool"): imports point one way, with
+ * no cycle between files or between folders, and lib/ never reaches outside itself.
+ */
+
+import assert from "node:assert/strict";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']/g;
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of Deno.readDirSync(`${ROOT}${dir}`)) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory) out.push(...sourceFiles(rel));
+    else if (entry.name.endsWith(".ts")) out.push(rel);
+  }
+  return out;
+}
+
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "..") out.pop();
+    else if (part !== "." && part !== "") out.push(part);
+  }
+  return out.join("/");
+}
+
+/** file -> the project files it imports (relative specifiers only). */
+function importGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles("lib")) {
+    const text = Deno.readTextFileSync(`${ROOT}${file}`);
+    const folder = file.slice(0, file.lastIndexOf("/"));
+    const targets = new Set<string>();
+    for (const match of text.matchAll(IMPORT)) targets.add(normalize(`${folder}/${match[1]}`));
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+function findCycle(graph: Map<string, Set<string>>): string[] | null {
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | null => {
+    state.set(node, "open");
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === "open") return [...stack.slice(stack.indexOf(next)), next];
+      if (!state.has(next)) {
+        const found = visit(next);
+        if (found !== null) return found;
+      }
+    }
+    stack.pop();
+    state.set(node, "done");
+    return null;
+  };
+  for (const node of graph.keys()) {
+    if (!state.has(node)) {
+      const found = visit(node);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+const folderOf = (file: string) => file.slice(0, file.lastIndexOf("/"));
+
+Deno.test("architecture: no import cycle between files of lib/", () => {
+  const cycle = findCycle(importGraph());
+  assert.equal(cycle, null, `import cycle: ${cycle?.join(" -> ")}`);
+});
+
+Deno.test("architecture: no import cycle between folders of lib/", () => {
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of importGraph()) {
+    const from = folderOf(file);
+    if (!folders.has(from)) folders.set(from, new Set());
+    for (const target of targets) {
+      if (folderOf(target) !== from) folders.get(from)!.add(folderOf(target));
+    }
+  }
+  const cycle = findCycle(folders);
+  assert.equal(cycle, null, `folder cycle: ${cycle?.join(" -> ")}`);
+});
+
+Deno.test("architecture: lib/ imports nothing outside lib/ but npm packages and node: modules", () => {
+  for (const [file, targets] of importGraph()) {
+    for (const target of targets) {
+      assert.ok(target.startsWith("lib/"), `${file} imports ${target}, outside lib/`);
+    }
+  }
+});
+
+Deno.test("architecture: the cycle finder sees a cycle (so a pass means none)", () => {
+  const graph = new Map([["a", new Set(["b"])], ["b", new Set(["c"])], ["c", new Set(["a"])]]);
+  assert.deepEqual(findCycle(graph), ["a", "b", "c", "a"]);
+});
