@@ -13,6 +13,7 @@ import { log } from "../log.ts";
 import { isGitName, isSecretName, joinRoot, normalizeSegments, relativeUnder } from "./names.ts";
 import { fileUriToPath, looksLikeUri, UriError } from "./uri.ts";
 import { type WalkEntry, type WalkOptions, type WalkScope, walkTree } from "./walk.ts";
+import { type SuggestOptions, suggestPaths } from "./suggest.ts";
 
 export interface WorkspaceOptions {
   /** The folder served. After open: its real path. */
@@ -198,6 +199,20 @@ export class Workspace {
   resolve(input: string): { rel: string; abs: string } {
     const r = this.#resolve(input, "access");
     return { rel: r.rel, abs: r.abs };
+  }
+
+  /**
+   * Up to `max` served paths with names near `input`, a path that does not exist (for "Did you
+   * mean ...?"); none when `input` is not a path inside the root. See suggest.ts.
+   */
+  suggest(input: string, options: SuggestOptions = {}): string[] {
+    let rel: string;
+    try {
+      rel = this.#lexical(input, "access");
+    } catch {
+      return [];
+    }
+    return suggestPaths(this, rel, options);
   }
 
   #lexical(input: string, verb: string): string {
