@@ -12,6 +12,8 @@ export interface Config {
   maxReadBytes: number;
   /** Tool result budget in characters when the caller gives no limit (--max-output-chars; 0 = off). */
   maxOutputChars: number;
+  /** read_file's own budget in characters when no limit is given (--max-read-chars; 0 = off). */
+  maxReadChars: number;
   /** Per-file regex scan limit (--regex-timeout-ms, default 2000). */
   regexTimeoutMs: number;
   /** --no-ignore: .gitignore/.ignore/.rgignore rules are not applied. */
@@ -34,6 +36,7 @@ export function defaultConfig(): Config {
     maxMessageBytes: 64 * MIB,
     maxReadBytes: 10 * MIB,
     maxOutputChars: 20_000,
+    maxReadChars: 60_000,
     regexTimeoutMs: 2_000,
     noIgnore: false,
     allowSecrets: false,

@@ -92,6 +92,14 @@ export const FLAGS: readonly Flag[] = [
     help: `tool result budget when no limit is given (default ${defaults.maxOutputChars}, 0 = off)`,
   },
   {
+    name: "--max-read-chars",
+    kind: "number",
+    key: "maxReadChars",
+    min: 0,
+    arg: "N",
+    help: `read_file's budget when no limit is given (default ${defaults.maxReadChars}, 0 = off)`,
+  },
+  {
     name: "--regex-timeout-ms",
     kind: "number",
     key: "regexTimeoutMs",

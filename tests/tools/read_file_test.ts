@@ -117,7 +117,112 @@ toolTest("read_file: an image over 5 MiB is an error with its size", TREE, async
 toolTest("read_file: other binary files are an error that says so", TREE, async (h) => {
   const r = await call(readFileTool, { path: "bin.dat" }, h);
   assert.equal(r.isError, true);
-  assert.match(text(r), /binary file/);
+  assert.equal(
+    text(r),
+    'Cannot read "bin.dat": it is a binary file (5 bytes, a NUL byte at byte 3) and not a png, ' +
+      "jpeg, gif or webp image; read_file shows only text files and images",
+  );
+});
+
+/** `lines` text lines of ordinary width with one NUL byte put at byte `at`. */
+function withNul(lines: number, at: number): Uint8Array {
+  const body = Array.from({ length: lines }, (_, i) => `  int value_${i} = compute(${i});`)
+    .join("\n") + "\n";
+  const bytes = new TextEncoder().encode(body);
+  bytes[at] = 0;
+  return bytes;
+}
+
+toolTest(
+  "read_file: a NUL byte anywhere makes the file binary, whatever page is asked",
+  {
+    // The first NUL early, late (the last byte, past the first 256 KiB read), and in a line
+    // after the first page, with the pages asked before, around and after it.
+    "early.txt": withNul(2000, 10),
+    "late.txt": withNul(20_000, 20_000 * 30 - 1),
+    "after_page.txt": withNul(5000, 4000 * 30),
+  },
+  async (h) => {
+    const asks = [{}, { offset: 1, limit: 5 }, { offset: 3990, limit: 20 }, { offset: -3 }];
+    for (const path of ["early.txt", "late.txt", "after_page.txt"]) {
+      const size = (await Deno.stat(`${h.root}/${path}`)).size;
+      for (const ask of asks) {
+        const r = await call(readFileTool, { path, ...ask }, h);
+        assert.equal(r.isError, true, `${path} ${JSON.stringify(ask)}`);
+        assert.match(
+          text(r),
+          new RegExp(`^Cannot read "${path}": it is a binary file \\(${size} `),
+        );
+        assert.doesNotMatch(text(r), /\0|\uFFFD/);
+      }
+    }
+    const late = await call(readFileTool, { path: "late.txt", limit: 1 }, h);
+    assert.match(text(late), new RegExp(`a NUL byte at byte ${20_000 * 30 - 1}\\)`));
+  },
+);
+
+toolTest("read_file: an image with NUL bytes keeps its image block", TREE, async (h) => {
+  assert.ok(PNG.includes(0));
+  const r = await call(readFileTool, { path: "img.png", offset: 5, limit: 1 }, h);
+  assert.equal(r.content[0].type, "image");
+});
+
+toolTest(
+  "read_file: a 1,500-line source file comes back whole in one call by default",
+  TREE,
+  async (h) => {
+    // Ordinary C: indentation by tabs, quotes, ~32 characters a line on average.
+    const shapes = [
+      "\tif (ret < 0)",
+      '\t\tpr_err("%s: failed to map %d\\n", __func__, ret);',
+      "\treturn ret;",
+      "}",
+      "",
+      "static int foo_probe(struct platform_device *pdev)",
+      "{",
+      "\tstruct foo_priv *priv = platform_get_drvdata(pdev);",
+    ];
+    const lines = Array.from({ length: 1500 }, (_, i) => shapes[i % shapes.length]);
+    await Deno.writeTextFile(`${h.root}/driver.c`, lines.join("\n") + "\n");
+    const r = await call(readFileTool, { path: "driver.c" }, h);
+    assert.equal(sc(r).end_line, 1500);
+    assert.equal(sc(r).truncated, false);
+    assert.ok(text(r).length <= 60_000);
+  },
+);
+
+toolTest(
+  "read_file: its budget is --max-read-chars (60,000), not --max-output-chars",
+  TREE,
+  async (h) => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `row ${i + 1} ${"z".repeat(40)}`);
+    await Deno.writeTextFile(`${h.root}/rows.txt`, lines.join("\n") + "\n");
+    h.ctx.config.maxOutputChars = 1000;
+    const r = await call(readFileTool, { path: "rows.txt" }, h);
+    const end = sc(r).end_line as number;
+    assert.ok(end > 1000 && end < 2000, String(end));
+    assert.ok(Math.max(text(r).length, JSON.stringify(sc(r)).length) <= 60_000);
+    assert.ok(Math.max(text(r).length, JSON.stringify(sc(r)).length) > 55_000);
+    assert.equal(sc(r).next_offset, end + 1);
+    const rest = await call(readFileTool, { path: "rows.txt", offset: end + 1 }, h);
+    assert.equal(sc(rest).start_line, end + 1);
+    h.ctx.config.maxReadChars = 0; // off: the 2000-line default limit alone
+    const off = await call(readFileTool, { path: "rows.txt" }, h);
+    assert.equal(sc(off).end_line, 2000);
+  },
+);
+
+toolTest("read_file: a missing path suggests the nearest served paths", TREE, async (h) => {
+  const r = await call(readFileTool, { path: "dir/y.txt" }, h);
+  assert.equal(r.isError, true);
+  assert.equal(
+    text(r),
+    'Cannot access "dir/y.txt": no such file or folder in the workspace; did you mean dir/x.txt?',
+  );
+  const none = await call(readFileTool, { path: "qqqqqqqqqqqq.qq" }, h);
+  assert.doesNotMatch(text(none), /did you mean/);
+  const secret = await call(readFileTool, { path: ".enx" }, h);
+  assert.doesNotMatch(text(secret), /\.env/);
 });
 
 toolTest("read_file: secret files are refused", TREE, async (h) => {
@@ -142,7 +247,7 @@ toolTest(
   "read_file: the budget cuts at a line boundary and names the next offset",
   TREE,
   async (h) => {
-    h.ctx.config.maxOutputChars = 1000;
+    h.ctx.config.maxReadChars = 1000;
     const lines = Array.from({ length: 500 }, (_, i) => `row ${i + 1} ${"z".repeat(20)}`);
     await Deno.writeTextFile(`${h.root}/rows.txt`, lines.join("\n") + "\n");
     const r = await call(readFileTool, { path: "rows.txt" }, h);
@@ -156,7 +261,7 @@ toolTest(
 );
 
 toolTest("read_file: an explicit limit is honoured beyond the budget", TREE, async (h) => {
-  h.ctx.config.maxOutputChars = 1000;
+  h.ctx.config.maxReadChars = 1000;
   const lines = Array.from({ length: 500 }, (_, i) => `row ${i + 1}`);
   await Deno.writeTextFile(`${h.root}/rows.txt`, lines.join("\n") + "\n");
   const r = await call(readFileTool, { path: "rows.txt", limit: 300 }, h);
