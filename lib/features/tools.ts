@@ -13,6 +13,7 @@ import {
 } from "../tools/tool.ts";
 import { NO_WORKSPACE } from "../workspace/root.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
+import { didYouMean } from "../workspace/suggest.ts";
 import { type ArgumentCheck, argumentChecker } from "./arguments.ts";
 
 export interface ToolDeps {
@@ -116,6 +117,10 @@ export async function invokeTool(
   try {
     return await tool.run(args, ctx);
   } catch (error) {
+    if (error instanceof WorkspaceError && error.reason === "missing") {
+      // docs/tools.md: a path that does not exist gets the nearest served paths.
+      return toolError(error.message + didYouMean(ctx.workspace.suggest(error.input)));
+    }
     if (error instanceof ToolError || error instanceof WorkspaceError) {
       return toolError(error.message);
     }

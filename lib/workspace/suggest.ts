@@ -191,14 +191,15 @@ export function suggestPaths(
       level = deeper;
     }
   }
+  found.delete(segments.join("/")); // it exists after all (created meanwhile): nothing to suggest
   return rank([...found.values()]).slice(0, max).map((c) => c.isDir ? `${c.rel}/` : c.rel);
 }
 
-/** ` Did you mean a, b or c?` for a missing path, or "" when nothing is near. */
+/** `; did you mean a, b or c?` to end the message of a missing path, or "" when nothing is near. */
 export function didYouMean(suggestions: readonly string[]): string {
   if (suggestions.length === 0) return "";
   const list = suggestions.length === 1
     ? suggestions[0]
     : `${suggestions.slice(0, -1).join(", ")} or ${suggestions.at(-1)}`;
-  return ` Did you mean ${list}?`;
+  return `; did you mean ${list}?`;
 }

@@ -165,3 +165,9 @@ toolTest("glob: every file of a deep tree is found exactly once", DEEP, async (h
     "p/r/v/deep/f.ts",
   ]);
 });
+
+toolTest("glob: a missing path suggests the nearest served paths", TREE, async (h) => {
+  const r = await call(globTool, { pattern: "*", path: "srx" }, h);
+  assert.equal(r.isError, true);
+  assert.match(text(r), /; did you mean src\/\?$/);
+});

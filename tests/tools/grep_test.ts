@@ -393,3 +393,12 @@ toolTest(
   {},
   !RG,
 );
+
+toolTest("grep: a missing path suggests the nearest served paths", TREE, async (h) => {
+  const r = await call(grepTool, { pattern: "foo", path: "src/deep/cc.js" }, h);
+  assert.equal(r.isError, true);
+  assert.match(
+    text(r),
+    /no such file or folder in the workspace; did you mean src\/deep\/c\.js\?$/,
+  );
+});

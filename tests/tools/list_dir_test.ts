@@ -91,3 +91,9 @@ toolTest(
     assert.equal(text(r), "src/\nsrc/a.ts (1 B)\n.ignore (13 B)");
   },
 );
+
+toolTest("list_dir: a missing folder suggests the nearest served folders", TREE, async (h) => {
+  const r = await call(listDirTool, { path: "src/lob" }, h);
+  assert.equal(r.isError, true);
+  assert.match(text(r), /; did you mean src\/lib\/\?$/);
+});

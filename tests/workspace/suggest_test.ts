@@ -113,6 +113,6 @@ Deno.test("suggest: name distance is Levenshtein with case differences cheap", (
 
 Deno.test("suggest: the sentence names one, two or three paths", () => {
   assert.equal(didYouMean([]), "");
-  assert.equal(didYouMean(["a.c"]), " Did you mean a.c?");
-  assert.equal(didYouMean(["a.c", "b.c", "c.c"]), " Did you mean a.c, b.c or c.c?");
+  assert.equal(didYouMean(["a.c"]), "; did you mean a.c?");
+  assert.equal(didYouMean(["a.c", "b.c", "c.c"]), "; did you mean a.c, b.c or c.c?");
 });
