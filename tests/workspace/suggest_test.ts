@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeTree, openWorkspaceAt, type Tree } from "./fixture.ts";
+import { makeTree, openWorkspaceAt, type Tree } from "../helpers/fixture.ts";
 import { didYouMean, nameDistance } from "../../lib/workspace/suggest.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 
