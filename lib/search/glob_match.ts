@@ -3,8 +3,10 @@
  * matches the path relative to the search folder (a leading `/` only anchors); `*` and `?` never
  * cross `/`; `**` as a whole segment spans folders; `{a,b}` alternates; `[...]`/`[!...]` classes;
  * `\` escapes; dotfiles match; case-sensitive. A leading `!` excludes (folders included), and a
- * trailing `/` matches folders only.
+ * trailing `/` matches folders only. Matching is linear-time (glob_set.ts); braces expand to at
+ * most MAX_BRACE_EXPANSION patterns.
  */
+import { ANY, CLASS, GlobSet, LIT, ONE, SEGS, STAR, type Token } from "../workspace/glob_set.ts";
 
 export interface FileFilter {
   /** True when the file at `rel` (relative to the search folder, `/`-separated) is kept. */
@@ -15,11 +17,20 @@ interface CompiledGlob {
   negated: boolean;
   dirOnly: boolean;
   anchored: boolean;
-  regex: RegExp;
+  set: GlobSet;
 }
+
+/** Longest glob accepted, and the most patterns its braces may expand to (README.md, "Limits"). */
+export const MAX_GLOB_LENGTH = 4096;
+export const MAX_BRACE_EXPANSION = 256;
 
 /** Throws a RangeError with a sentence for the model when the glob cannot be parsed. */
 export function compileGlob(glob: string): CompiledGlob {
+  if (glob.length > MAX_GLOB_LENGTH) {
+    throw new RangeError(
+      `Invalid glob "${glob.slice(0, 60)}...": it is longer than ${MAX_GLOB_LENGTH} characters`,
+    );
+  }
   let text = glob;
   let negated = false;
   if (text.startsWith("!")) {
@@ -36,18 +47,63 @@ export function compileGlob(glob: string): CompiledGlob {
   const anchored = text.includes("/");
   if (text.startsWith("/")) text = text.slice(1);
   if (text === "") throw new RangeError(`Invalid glob "${glob}": it matches nothing`);
-  const source = translate(text, glob);
-  return { negated, dirOnly, anchored, regex: new RegExp(`^(?:${source})$`) };
+  const alternatives = expandBraces(text, glob);
+  const patterns = alternatives.map((a) => tokenize(a, glob));
+  return { negated, dirOnly, anchored, set: new GlobSet(patterns, patterns.map((_, i) => i)) };
 }
 
-const REGEX_SPECIAL = new Set([..."\\^$.|?*+()[]{}/"]);
-
-function escapeChar(c: string): string {
-  return REGEX_SPECIAL.has(c) ? "\\" + c : c;
+/**
+ * The brace-free globs that `{a,b}` groups (nested too) stand for, at most MAX_BRACE_EXPANSION:
+ * `{,}` thirty times would be a billion patterns.
+ */
+function expandBraces(text: string, original: string): string[] {
+  const out: string[] = [];
+  const pending = [text];
+  while (pending.length > 0) {
+    const item = pending.pop()!;
+    const open = firstBrace(item);
+    if (open < 0) {
+      out.push(item);
+      continue;
+    }
+    const end = braceEnd(item, open);
+    if (end < 0) throw new RangeError(`Invalid glob "${clip(original)}": unclosed "{"`);
+    const prefix = item.slice(0, open);
+    const suffix = item.slice(end + 1);
+    const alternatives = splitTopLevel(item.slice(open + 1, end));
+    for (let k = alternatives.length - 1; k >= 0; k--) {
+      pending.push(prefix + alternatives[k] + suffix);
+    }
+    if (out.length + pending.length > MAX_BRACE_EXPANSION) {
+      throw new RangeError(
+        `Invalid glob "${clip(original)}": its braces expand to more than ${MAX_BRACE_EXPANSION} ` +
+          "patterns; use fewer alternatives",
+      );
+    }
+  }
+  return out;
 }
 
-function translate(text: string, original: string): string {
-  let out = "";
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+/** Index of the first `{` outside escapes and classes, or -1. */
+function firstBrace(text: string): number {
+  for (let j = 0; j < text.length; j++) {
+    const c = text[j];
+    if (c === "\\") j++;
+    else if (c === "[") {
+      const end = classEnd(text, j);
+      if (end > 0) j = end;
+    } else if (c === "{") return j;
+  }
+  return -1;
+}
+
+/** One brace-free glob as automaton tokens. */
+function tokenize(text: string, original: string): Token[] {
+  const out: Token[] = [];
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -57,59 +113,72 @@ function translate(text: string, original: string): string {
         const atSegmentStart = i === 0 || text[i - 1] === "/";
         const next = text[i + 2];
         if (atSegmentStart && next === "/") {
-          out += "(?:[^/]*/)*";
+          out.push({ k: SEGS });
           i += 3;
           continue;
         }
         if (atSegmentStart && next === undefined) {
-          out += ".*";
+          out.push({ k: ANY });
           i += 2;
           continue;
         }
-        out += "[^/]*";
-        i += 2;
+        while (text[i] === "*") i++;
+        out.push({ k: STAR });
         continue;
       }
-      out += "[^/]*";
+      out.push({ k: STAR });
       i++;
     } else if (c === "?") {
-      out += "[^/]";
+      out.push({ k: ONE });
       i++;
     } else if (c === "\\") {
-      if (i + 1 >= n) throw new RangeError(`Invalid glob "${original}": it ends with a lone "\\"`);
-      out += escapeChar(text[i + 1]);
+      if (i + 1 >= n) {
+        throw new RangeError(`Invalid glob "${clip(original)}": it ends with a lone "\\"`);
+      }
+      out.push({ k: LIT, c: text.charCodeAt(i + 1) });
       i += 2;
     } else if (c === "[") {
       const end = classEnd(text, i);
-      if (end < 0) throw new RangeError(`Invalid glob "${original}": unclosed "["`);
-      let body = text.slice(i + 1, end);
+      if (end < 0) throw new RangeError(`Invalid glob "${clip(original)}": unclosed "["`);
+      let j = i + 1;
       let negate = false;
-      if (body.startsWith("!") || body.startsWith("^")) {
+      if (text[j] === "!" || text[j] === "^") {
         negate = true;
-        body = body.slice(1);
+        j++;
       }
-      let cls = "";
-      for (let j = 0; j < body.length; j++) {
-        const b = body[j];
-        if (b === "\\" && j + 1 < body.length) {
-          cls += "\\" + body[j + 1];
-          j++;
-        } else if (b === "-") {
-          cls += "-";
+      const chars: number[] = [];
+      const ranges: number[] = [];
+      while (j < end) {
+        let code: number;
+        if (text[j] === "\\" && j + 1 < end) {
+          code = text.charCodeAt(j + 1);
+          j += 2;
         } else {
-          cls += /[\]\\^[]/.test(b) ? "\\" + b : b;
+          code = text.charCodeAt(j);
+          j++;
+        }
+        if (text[j] === "-" && j + 1 < end) {
+          let hi: number;
+          if (text[j + 1] === "\\" && j + 2 < end) {
+            hi = text.charCodeAt(j + 2);
+            j += 3;
+          } else {
+            hi = text.charCodeAt(j + 1);
+            j += 2;
+          }
+          if (hi < code) {
+            throw new RangeError(`Invalid glob "${clip(original)}": invalid range in a class`);
+          }
+          ranges.push(code, hi);
+        } else {
+          chars.push(code);
         }
       }
-      out += negate ? `(?!/)[^${cls}]` : `(?!/)[${cls}]`;
-      i = end + 1;
-    } else if (c === "{") {
-      const end = braceEnd(text, i);
-      if (end < 0) throw new RangeError(`Invalid glob "${original}": unclosed "{"`);
-      const alternatives = splitTopLevel(text.slice(i + 1, end));
-      out += "(?:" + alternatives.map((a) => translate(a, original)).join("|") + ")";
+      for (const code of chars) ranges.push(code, code);
+      out.push({ k: CLASS, cls: { negate, ranges } });
       i = end + 1;
     } else {
-      out += escapeChar(c);
+      out.push({ k: LIT, c: text.charCodeAt(i) });
       i++;
     }
   }
@@ -168,9 +237,9 @@ function splitTopLevel(body: string): string[] {
 
 function globMatches(glob: CompiledGlob, rel: string, isDir: boolean): boolean {
   if (glob.dirOnly && !isDir) return false;
-  if (glob.anchored) return glob.regex.test(rel);
+  if (glob.anchored) return glob.set.matches(rel);
   const slash = rel.lastIndexOf("/");
-  return glob.regex.test(slash < 0 ? rel : rel.slice(slash + 1));
+  return glob.set.matches(slash < 0 ? rel : rel.slice(slash + 1));
 }
 
 /**

@@ -4,25 +4,34 @@ export interface ByteSink {
 }
 
 /**
- * The one writer of outgoing messages. Each message is a complete line; the lines that become
- * ready in the same tick are coalesced into one write, and writes never overlap, so a message
- * is never interleaved with or split by another.
+ * The one writer of outgoing messages. Each message is a complete line; lines waiting together
+ * are encoded one after the other into one reusable buffer (never joined into one string) and
+ * written as one write of at most BATCH_BYTES, or alone when bigger. Writes never overlap, so a
+ * message is never interleaved with or split by another. `pendingChars` tells the reader how
+ * much waits, so it can stop taking requests while the client does not read (README.md,
+ * "Limits").
  */
 
 const encoder = new TextEncoder();
 
+/** Lines waiting together are coalesced into writes of at most this many bytes. */
+const BATCH_BYTES = 1024 * 1024;
 /** The largest reusable encode buffer kept between writes; bigger messages get their own. */
 const MAX_SCRATCH = 32 * 1024 * 1024;
 
 export class Output {
   #sink: ByteSink;
   #queue: string[] = [];
+  #head = 0;
+  #pendingChars = 0;
   #scheduled = false;
   #flushing: Promise<void> = Promise.resolve();
   #closed = false;
   #onClosed: () => void;
+  /** Woken whenever a write completes (or the stream fails). */
+  #waiters: Array<() => void> = [];
   /** Reused for every write: a fresh large buffer per message costs more than encoding it. */
-  #scratch = new Uint8Array(64 * 1024);
+  #scratch = new Uint8Array(BATCH_BYTES);
 
   /** `onClosed` runs once if the stream fails (the client went away: EPIPE). */
   constructor(sink: ByteSink, onClosed: () => void) {
@@ -34,10 +43,23 @@ export class Output {
     return this.#closed;
   }
 
+  /** UTF-16 units of the lines queued and not yet written (about their size in bytes). */
+  get pendingChars(): number {
+    return this.#pendingChars;
+  }
+
+  /** Resolves once at most `chars` wait to be written (or the stream failed). */
+  async below(chars: number): Promise<void> {
+    while (!this.#closed && this.#pendingChars > chars) {
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+
   /** Queues one line (ending in "\n") for the next write. */
   send(line: string): void {
     if (this.#closed) return;
     this.#queue.push(line);
+    this.#pendingChars += line.length;
     if (!this.#scheduled) {
       this.#scheduled = true;
       queueMicrotask(() => this.#schedule());
@@ -48,25 +70,71 @@ export class Output {
     this.#flushing = this.#flushing.then(() => this.#drain());
   }
 
+  #wakeAll(): void {
+    for (const wake of this.#waiters.splice(0)) wake();
+  }
+
   async #drain(): Promise<void> {
     this.#scheduled = false;
-    while (this.#queue.length > 0 && !this.#closed) {
-      const text = this.#queue.length === 1 ? this.#queue[0] : this.#queue.join("");
-      this.#queue = [];
+    while (this.#head < this.#queue.length && !this.#closed) {
+      const { bytes, lines, chars } = this.#takeBatch();
       try {
-        const bytes = this.#encode(text);
         let done = 0;
         while (done < bytes.length) done += await this.#sink.write(bytes.subarray(done));
       } catch {
         this.#closed = true;
         this.#queue = [];
+        this.#head = 0;
+        this.#pendingChars = 0;
+        this.#wakeAll();
         this.#onClosed();
+        return;
       }
+      this.#head += lines;
+      this.#pendingChars -= chars;
+      if (this.#head === this.#queue.length) {
+        this.#queue = [];
+        this.#head = 0;
+      } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+        this.#queue = this.#queue.slice(this.#head);
+        this.#head = 0;
+      }
+      this.#wakeAll();
     }
   }
 
-  /** UTF-8 of `text`, in the scratch buffer when it fits (valid until the next call). */
-  #encode(text: string): Uint8Array {
+  /**
+   * Encodes the next queued lines: as many as fit in the batch buffer, or the first one alone
+   * when it does not fit. The lines stay queued (and counted) until their write completes.
+   */
+  #takeBatch(): { bytes: Uint8Array; lines: number; chars: number } {
+    const first = this.#queue[this.#head];
+    if (first.length * 3 > BATCH_BYTES) {
+      return { bytes: this.#encodeAlone(first), lines: 1, chars: first.length };
+    }
+    if (this.#scratch.length < BATCH_BYTES) this.#scratch = new Uint8Array(BATCH_BYTES);
+    const scratch = this.#scratch;
+    let written = 0;
+    let lines = 0;
+    let chars = 0;
+    for (let k = this.#head; k < this.#queue.length; k++) {
+      const line = this.#queue[k];
+      if (written + line.length * 3 > BATCH_BYTES) {
+        // Might still fit (most text is ASCII); a line that does not waits for the next write.
+        const r = encoder.encodeInto(line, scratch.subarray(written));
+        if (r.read !== line.length) break;
+        written += r.written;
+      } else {
+        written += encoder.encodeInto(line, scratch.subarray(written)).written;
+      }
+      lines++;
+      chars += line.length;
+    }
+    return { bytes: scratch.subarray(0, written), lines, chars };
+  }
+
+  /** UTF-8 of one large line, in the scratch buffer when it fits (valid until the next call). */
+  #encodeAlone(text: string): Uint8Array {
     if (this.#scratch.length < text.length && text.length <= MAX_SCRATCH) {
       this.#scratch = new Uint8Array(Math.ceil(text.length * 1.25));
     }
@@ -79,7 +147,8 @@ export class Output {
 
   /** Resolves when everything queued so far has been written (or the stream failed). */
   async flush(): Promise<void> {
-    while (this.#scheduled || this.#queue.length > 0) {
+    while (this.#scheduled || this.#head < this.#queue.length) {
+      if (this.#closed) return;
       await new Promise<void>((resolve) => queueMicrotask(resolve));
       await this.#flushing;
     }

@@ -27,6 +27,13 @@ export interface ByteSource {
 
 /** Bytes read from the input at a time. */
 const READ_SIZE = 256 * 1024;
+/**
+ * Back-pressure (README.md, "Limits"): no new request is taken while this much output waits for
+ * a client that does not read, or while this many requests are in flight; reading resumes once
+ * the output is down to a quarter and a request has finished.
+ */
+const OUTPUT_HIGH_CHARS = 8 * 1024 * 1024;
+const MAX_IN_FLIGHT = 16;
 
 export interface ServeOptions {
   /** The line cap: longer lines are answered `Request too large` and skipped. */
@@ -98,13 +105,35 @@ export class Server {
       }
       if (n === null || this.#end !== undefined) break;
       // Every line of a chunk is dispatched before anything is written: instant answers to one
-      // chunk leave together, in arrival order.
-      for (const event of splitter.push(buffer.subarray(0, n))) this.#handle(event);
+      // chunk leave together, in arrival order (unless the client stopped reading meanwhile).
+      for (const event of splitter.push(buffer.subarray(0, n))) {
+        if (this.#busy()) await this.#room();
+        this.#handle(event);
+      }
     }
-    if (this.#end === undefined) { for (const event of splitter.end()) this.#handle(event); }
+    if (this.#end === undefined) {
+      for (const event of splitter.end()) {
+        if (this.#busy()) await this.#room();
+        this.#handle(event);
+      }
+    }
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
     await this.#output.flush();
     return this.#end ?? "eof";
+  }
+
+  #busy(): boolean {
+    return this.#output!.pendingChars > OUTPUT_HIGH_CHARS || this.#inFlight.size >= MAX_IN_FLIGHT;
+  }
+
+  /** Waits until the client has read most of what waits for it and a request slot is free. */
+  async #room(): Promise<void> {
+    while (this.#end === undefined && this.#busy()) {
+      await this.#output!.below(OUTPUT_HIGH_CHARS / 4);
+      if (this.#inFlight.size >= MAX_IN_FLIGHT) {
+        await Promise.race([...this.#pending, new Promise((r) => setTimeout(r, 50))]);
+      }
+    }
   }
 
   /** Cancels in-flight work (its answers are dropped), stops reading, flushes what was queued. */
@@ -127,6 +156,11 @@ export class Server {
       this.#backlog.push(event);
       return;
     }
+    this.#handleNow(event);
+  }
+
+  #handleNow(event: LineEvent): void {
+    if (this.#end !== undefined) return;
     if (event.kind === "too-long") this.#send(encodeError(null, TOO_LARGE));
     else this.#receive(event.text);
   }
@@ -157,10 +191,15 @@ export class Server {
   /** Holds `event` and all lines after it until the rest of the table is loaded. */
   #hold(event: LineEvent): void {
     this.#backlog = [event];
-    const released = this.#loadRest().then(() => {
+    const released = this.#loadRest().then(async () => {
       const held = this.#backlog ?? [];
-      this.#backlog = null;
-      for (const line of held) this.#handle(line);
+      // Lines that arrive while the held ones are released wait behind them, in order.
+      for (let k = 0; k < held.length; k++) {
+        if (this.#busy()) await this.#room();
+        const line = held[k];
+        if (k === held.length - 1) this.#backlog = null;
+        this.#handleNow(line);
+      }
     }).finally(() => this.#pending.delete(released));
     this.#pending.add(released);
   }

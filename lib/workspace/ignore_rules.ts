@@ -38,22 +38,88 @@ export interface IgnorePresence {
   git: boolean;
 }
 
-const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
+/**
+ * Bounds of one ignore file (README.md, "Limits"). A file over them, or one that cannot be read,
+ * fails closed: it hides everything it governs, with a note on stderr.
+ */
+export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+export const MAX_IGNORE_RULES = 20_000;
+export const MAX_IGNORE_PATTERN_STATES = 4096;
 
-/** Reads one ignore file if it is a regular file of sane size; null otherwise. */
+/** Parsed ignore files by path, re-used while their identity, size and mtime are unchanged. */
+const parsed = new Map<string, { key: string; file: IgnoreFile | null; bytes: number }>();
+let parsedBytes = 0;
+const PARSED_MAX_BYTES = 32 * 1024 * 1024;
+const noted = new Set<string>();
+
+function failClosed(path: string, why: string): IgnoreFile {
+  if (!noted.has(path) && noted.size < 10_000) {
+    noted.add(path);
+    log.warn(`Hiding what "${path}" governs: ${why}`);
+  }
+  return IgnoreFile.closed();
+}
+
+/**
+ * Reads one ignore file if it is a regular file; null when there is none. One over its bounds or
+ * unreadable fails closed (IgnoreFile.closed()).
+ */
 function readIgnoreFile(path: string): IgnoreFile | null {
+  let info: Deno.FileInfo;
   try {
-    const info = Deno.statSync(path);
-    if (!info.isFile) return null;
-    if (info.size > MAX_IGNORE_FILE_BYTES) {
-      log.warn(`Ignoring "${path}": ignore files over 4 MiB are not read`);
+    info = Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return null;
     }
-    const file = new IgnoreFile(Deno.readTextFileSync(path));
-    return file.empty ? null : file;
-  } catch {
-    return null;
+    return failClosed(path, `it cannot be read (${errorName(error)})`);
   }
+  if (!info.isFile) return null;
+  if (info.size > MAX_IGNORE_FILE_BYTES) {
+    return failClosed(
+      path,
+      `ignore files over ${MAX_IGNORE_FILE_BYTES / 1024 / 1024} MiB are not read`,
+    );
+  }
+  const key = `${info.dev}:${info.ino}:${info.size}:${info.mtime?.getTime()}`;
+  const hit = parsed.get(path);
+  if (hit !== undefined && hit.key === key) return hit.file;
+  let file: IgnoreFile | null;
+  try {
+    const bytes = Deno.readFileSync(path);
+    if (bytes.length > MAX_IGNORE_FILE_BYTES) {
+      return failClosed(
+        path,
+        `ignore files over ${MAX_IGNORE_FILE_BYTES / 1024 / 1024} MiB are not read`,
+      );
+    }
+    const text = new TextDecoder().decode(bytes);
+    file = new IgnoreFile(text, {
+      maxRules: MAX_IGNORE_RULES,
+      maxStates: MAX_IGNORE_PATTERN_STATES,
+    });
+  } catch (error) {
+    if (error instanceof RangeError) return failClosed(path, error.message);
+    if (error instanceof Deno.errors.NotFound) return null;
+    return failClosed(path, `it cannot be read (${errorName(error)})`);
+  }
+  if (file.empty) file = null;
+  if (hit !== undefined) {
+    parsedBytes -= hit.bytes;
+    parsed.delete(path);
+  }
+  while (parsedBytes + info.size > PARSED_MAX_BYTES && parsed.size > 0) {
+    const [oldest, entry] = parsed.entries().next().value!;
+    parsedBytes -= entry.bytes;
+    parsed.delete(oldest);
+  }
+  parsed.set(path, { key, file, bytes: info.size });
+  parsedBytes += info.size;
+  return file;
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : String(error);
 }
 
 function exists(path: string): boolean {

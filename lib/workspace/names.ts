@@ -91,3 +91,15 @@ export function comparePaths(a: string, b: string): number {
   }
   return sa.length - sb.length;
 }
+
+/** A control character (U+0000-U+001F, U+007F) or a line or paragraph separator (U+2028, U+2029). */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
+
+/**
+ * True for a name that is never served (WORKSPACE.md): a control character or line separator in
+ * it would forge output lines (`a\nREADME.md:1:...`).
+ */
+export function hasControlChar(name: string): boolean {
+  return CONTROL.test(name);
+}

@@ -12,6 +12,7 @@ import {
 } from "./ignore_rules.ts";
 import {
   comparePaths,
+  hasControlChar,
   isGitName,
   isSecretName,
   normalizeSegments,
@@ -189,7 +190,10 @@ export function* walkTree(
     if ((++count & 511) === 0) signal?.throwIfAborted();
     const name = e.name;
 
-    if (name.includes(REPLACEMENT) && !existsNoFollow(childAbs(f.real, name))) {
+    if (
+      (name.includes(REPLACEMENT) && !existsNoFollow(childAbs(f.real, name))) ||
+      hasControlChar(name)
+    ) {
       ws.noteBadNames(f.rel);
       continue;
     }

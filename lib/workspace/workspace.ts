@@ -10,7 +10,14 @@
  */
 import { IgnoreIndex } from "./ignore_rules.ts";
 import { log } from "../log.ts";
-import { isGitName, isSecretName, joinRoot, normalizeSegments, relativeUnder } from "./names.ts";
+import {
+  hasControlChar,
+  isGitName,
+  isSecretName,
+  joinRoot,
+  normalizeSegments,
+  relativeUnder,
+} from "./names.ts";
 import { fileUriToPath, looksLikeUri, UriError } from "./uri.ts";
 import { type WalkEntry, type WalkOptions, type WalkScope, walkTree } from "./walk.ts";
 import { type SuggestOptions, suggestPaths } from "./suggest.ts";
@@ -182,12 +189,14 @@ export class Workspace {
     return normalizeAbsolute(root.startsWith("/") ? root : `${Deno.cwd()}/${root}`);
   }
 
-  /** Logs once per folder that names which are not valid UTF-8 were skipped. */
+  /** Logs once per folder that names not valid UTF-8 or holding control characters were skipped. */
   #noteBadNames(folderRel: string): void {
     if (this.#noted.has(folderRel) || this.#noted.size > 10_000) return;
     this.#noted.add(folderRel);
     log.warn(
-      `Skipped names that are not valid UTF-8 in "${folderRel || "."}": they cannot be named back`,
+      `Skipped names that are not valid UTF-8 or hold control characters in ${
+        JSON.stringify(folderRel || ".")
+      }: they cannot be named back faithfully`,
     );
   }
 
@@ -230,6 +239,9 @@ export class Workspace {
       }
     }
     if (path.includes("\0")) throw refuse("invalid-path", input, verb, "path contains a NUL byte");
+    if (hasControlChar(path)) {
+      throw refuse("invalid-path", input, verb, "names with control characters are not served");
+    }
     if (path.includes("\\")) {
       throw refuse(
         "invalid-path",

@@ -141,6 +141,20 @@ export class ServerProcess {
     }
   }
 
+  /** Takes the first unread line that satisfies `match`, wherever it is; the others stay unread. */
+  async take(match: (line: string) => boolean, ms = 10_000): Promise<string> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const k = this.#lines.findIndex(match);
+      if (k >= 0) return this.#lines.splice(k, 1)[0];
+      if (Date.now() > deadline) throw new Error(`no matching line within ${ms} ms`);
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, 25);
+      });
+    }
+  }
+
   /** Lines received and not read yet. */
   get unread(): readonly string[] {
     return this.#lines;

@@ -66,3 +66,20 @@ Deno.test("glob_match: a leading / only anchors", () => {
 Deno.test("glob_match: an unclosed brace is a RangeError naming the glob", () => {
   assert.throws(() => compileGlob("*.{ts"), /Invalid glob "\*\.\{ts": unclosed "\{"/);
 });
+
+Deno.test("glob_match: matching is linear-time: backtracking shapes against a 100-character name", () => {
+  const name = "a".repeat(100);
+  const started = performance.now();
+  assert.equal(keeps("*a*a*a*a*a*a*a*a*a*a*a*c", name), false);
+  assert.equal(keeps("*".repeat(30) + "c", name), false);
+  assert.equal(keeps("**/".repeat(30) + "*a*a*a*a*c", `${name}/${name}/${name}`), false);
+  assert.equal(keeps("*a*a*a*a*a*a*a*a*a*a*a*", name), true);
+  assert.ok(performance.now() - started < 500);
+});
+
+Deno.test("glob_match: braces expand to at most 256 patterns and globs are at most 4096 characters", () => {
+  assert.throws(() => compileGlob("{,}".repeat(30) + "c"), /braces expand to more than 256/);
+  assert.throws(() => compileGlob("{a,b}".repeat(9)), /braces expand to more than 256/);
+  assert.equal(keeps("{a,b}".repeat(8), "abababab"), true);
+  assert.throws(() => compileGlob("{".repeat(5000) + "}".repeat(5000)), /longer than 4096/);
+});

@@ -71,3 +71,17 @@ Deno.test("IgnoreFile: regex metacharacters in names are literal", () => {
   assert.ok(ignored("a+b(c).txt", "a+b(c).txt"));
   assert.ok(!ignored("a.txt", "abtxt"));
 });
+
+Deno.test("gitignore: matching is linear-time: a backtracking rule against a 100-character name", () => {
+  const file = new IgnoreFile("*a*a*a*a*a*a*a*a*a*a*a*c\n**/**/**/**/**/**/**/**/*a*a*a*a*c\n");
+  const started = performance.now();
+  assert.equal(file.match("a".repeat(100), false), 0);
+  assert.equal(file.match(`${"a".repeat(50)}/`.repeat(8) + "a".repeat(50), false), 0);
+  assert.ok(performance.now() - started < 500);
+});
+
+Deno.test("gitignore: a file over its bounds is refused with a RangeError, a closed one ignores all", () => {
+  assert.throws(() => new IgnoreFile("a\nb\nc\n", { maxRules: 2 }), /more than 2 rules/);
+  assert.throws(() => new IgnoreFile("*a*\n*b*\n", { maxStates: 5 }), /longer than 5 steps/);
+  assert.equal(IgnoreFile.closed().match("anything/at/all", false), 1);
+});

@@ -1,0 +1,127 @@
+/**
+ * Hostile repositories and arguments (issue 8) through the real process: every case keeps `ping`
+ * answered and the process ends on EOF (watchdog.ts), and gives the answer README.md's "Limits"
+ * section describes.
+ */
+import assert from "node:assert/strict";
+import { call, exitsOnEof, started, whilePinged } from "./watchdog.ts";
+
+const CATASTROPHIC = "*a*a*a*a*a*a*a*a*a*a*a*c";
+const LONG_NAME = "a".repeat(100);
+
+async function tree(files: Record<string, string>): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "shipcode-hostile-" });
+  for (const [rel, text] of Object.entries(files)) {
+    const abs = `${root}/${rel}`;
+    await Deno.mkdir(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(abs, text);
+  }
+  return root;
+}
+
+Deno.test("hostile #1: a backtracking .ignore line beside a 100-character name freezes nothing", async () => {
+  const root = await tree({ ".ignore": `${CATASTROPHIC}\n`, [LONG_NAME]: "x\n", "ok.txt": "y\n" });
+  const server = await started(root);
+  try {
+    const answer = await whilePinged(
+      server,
+      server.request(2, "resources/list").then((m) =>
+        m.result as { resources: { name: string }[] }
+      ),
+    );
+    assert.deepEqual(answer.resources.map((r) => r.name).sort(), [".ignore", LONG_NAME, "ok.txt"]);
+    await exitsOnEof(server);
+  } finally {
+    await server.kill();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("hostile #3: catastrophic globs in glob and grep answer at once; {,} thirty times is refused", async () => {
+  const root = await tree({ [LONG_NAME]: "needle\n", "b.c": "needle\n" });
+  const server = await started(root);
+  try {
+    await whilePinged(
+      server,
+      (async () => {
+        let id = 10;
+        const cases: [string, string[]][] = [
+          [CATASTROPHIC, []],
+          ["*".repeat(30) + "c", ["b.c"]],
+          [`${"a*".repeat(40)}c`, []],
+          [`${"a*".repeat(40)}`, [LONG_NAME]],
+        ];
+        for (const [pattern, files] of cases) {
+          const globbed = await call(server, id++, "glob", { pattern });
+          assert.equal(globbed.isError, undefined, globbed.content[0].text);
+          assert.deepEqual((globbed.structuredContent as { files: string[] }).files, files);
+          const grepped = await call(server, id++, "grep", { pattern: "needle", glob: pattern });
+          assert.deepEqual(
+            (grepped.structuredContent as { files?: string[] }).files ?? [],
+            files,
+          );
+        }
+        const braces = await call(server, id++, "glob", { pattern: "{,}".repeat(30) + "c" });
+        assert.equal(braces.isError, true);
+        assert.match(braces.content[0].text, /braces expand to more than 256 patterns/);
+        const nested = "{".repeat(20_000) + "a" + "}".repeat(20_000);
+        const deep = await call(server, id++, "glob", { pattern: nested });
+        assert.equal(deep.isError, true);
+        assert.doesNotMatch(deep.content[0].text, /call stack/);
+        // Later searches still work.
+        const after = await call(server, id++, "grep", { pattern: "needle" });
+        assert.deepEqual((after.structuredContent as { files: string[] }).files, [
+          LONG_NAME,
+          "b.c",
+        ]);
+      })(),
+    );
+    await exitsOnEof(server);
+  } finally {
+    await server.kill();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("hostile #1: a 3 MB .gitignore in a subfolder stalls nothing and hides what it governs", async () => {
+  const rules = [...Array(150_000)].map((_, i) => `*x${i}*y*z\n`).join("");
+  const root = await tree({
+    "sub/.gitignore": rules,
+    "sub/kept.txt": "needle\n",
+    "top.txt": "needle\n",
+  });
+  await Deno.mkdir(`${root}/.git`);
+  const server = await started(root);
+  try {
+    const found = await whilePinged(server, call(server, 2, "grep", { pattern: "needle" }));
+    assert.deepEqual((found.structuredContent as { files: string[] }).files, ["top.txt"]);
+    const read = await whilePinged(server, call(server, 3, "read_file", { path: "sub/kept.txt" }));
+    assert.equal(read.isError, true);
+    const { stderr } = await server.close();
+    assert.match(stderr, /Hiding what ".*sub\/\.gitignore" governs: ignore files over 1 MiB/);
+  } finally {
+    await server.kill();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("hostile #6: names with a newline or other control characters are never listed", async () => {
+  const root = await tree({
+    "c\n7": "needle\n",
+    "README.md": "needle\n",
+    "x\u2028y.txt": "needle\n",
+    "tab\there": "needle\n",
+  });
+  const server = await started(root);
+  try {
+    const grep = await call(server, 2, "grep", { pattern: "needle", output_mode: "content" });
+    assert.equal(grep.content[0].text, "README.md:1:needle");
+    const list = await call(server, 3, "list_dir", {});
+    assert.deepEqual((list.structuredContent as { entries: string[] }).entries.length, 1);
+    const { stderr } = await server.close();
+    assert.match(stderr, /Skipped names that are not valid UTF-8 or hold control characters/);
+  } finally {
+    await server.kill();
+    await Deno.remove(root, { recursive: true });
+  }
+});
