@@ -51,6 +51,8 @@ const parsed = new Map<string, { key: string; file: IgnoreFile | null; bytes: nu
 let parsedBytes = 0;
 const PARSED_MAX_BYTES = 32 * 1024 * 1024;
 const noted = new Set<string>();
+/** Files modified less than this long ago are parsed again on every read. */
+const SETTLED_MS = 2000;
 
 function failClosed(path: string, why: string): IgnoreFile {
   if (!noted.has(path) && noted.size < 10_000) {
@@ -104,6 +106,8 @@ function readIgnoreFile(path: string): IgnoreFile | null {
     return failClosed(path, `it cannot be read (${errorName(error)})`);
   }
   if (file.empty) file = null;
+  // Two writes within one clock tick leave the same mtime: only settled files are kept.
+  if (Date.now() - (info.mtime?.getTime() ?? 0) < SETTLED_MS) return file;
   if (hit !== undefined) {
     parsedBytes -= hit.bytes;
     parsed.delete(path);
