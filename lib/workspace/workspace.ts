@@ -224,6 +224,15 @@ export class Workspace {
     return suggestPaths(this, rel, options);
   }
 
+  /**
+   * The root-relative path `input` names, by the lexical rules alone (inside the root; the path
+   * need not exist, and secret, ignore and `.git` rules are not applied), or a WorkspaceError.
+   * For names that live in git history rather than on disk.
+   */
+  relativePath(input: string): string {
+    return this.#lexical(input, "access");
+  }
+
   #lexical(input: string, verb: string): string {
     if (typeof input !== "string") throw refuse("invalid-path", String(input), verb, "not a path");
     if (input.length > MAX_INPUT_LENGTH) {

@@ -1,0 +1,73 @@
+/**
+ * Revisions from the client never reach git as options (docs/tools.md, "Git tools: the security
+ * model"): a value starting with `-` is refused, everything else is resolved with
+ * `rev-parse --verify -q --end-of-options <rev>^{kind}`, and only the object id is passed on.
+ */
+import { GitError, type GitRunner } from "./runner.ts";
+
+export type ObjectKind = "commit" | "tree" | "blob";
+
+const MAX_REVISION_LENGTH = 1000;
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** The empty tree's id for the repository's hash (what a root commit is compared against). */
+export function emptyTree(oid: string): string {
+  return oid.length === 64
+    ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
+    : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+}
+
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
+/** Refuses revision text git could read as an option or that cannot be a revision at all. */
+export function checkRevisionText(rev: string, what = "revision"): void {
+  if (rev === "") throw new GitError(`Empty ${what}: give a branch, tag, commit id or HEAD~N`);
+  if (rev.startsWith("-")) {
+    throw new GitError(
+      `Invalid ${what} ${JSON.stringify(rev)}: a revision cannot start with "-"`,
+    );
+  }
+  if (rev.length > MAX_REVISION_LENGTH || hasControl(rev)) {
+    throw new GitError(`Invalid ${what} ${JSON.stringify(rev.slice(0, 200))}`);
+  }
+}
+
+/**
+ * The object id `rev` names, peeled to `kind` (default commit), or GitError saying it names no
+ * such object. `optional`: null instead of the error when nothing matches.
+ */
+export async function resolveRevision(
+  runner: GitRunner,
+  rev: string,
+  options: { kind?: ObjectKind; signal?: AbortSignal; what?: string; optional?: boolean } = {},
+): Promise<string | null> {
+  const what = options.what ?? "revision";
+  checkRevisionText(rev, what);
+  const kind = options.kind ?? "commit";
+  const result = await runner.run(
+    ["rev-parse", "--verify", "-q", "--end-of-options", `${rev}^{${kind}}`],
+    { signal: options.signal, okCodes: [1], capBytes: 4096 },
+  );
+  const oid = new TextDecoder().decode(result.stdout).trim();
+  if (result.code === 0 && OID.test(oid)) return oid;
+  if (options.optional) return null;
+  throw new GitError(
+    `Unknown ${what} ${JSON.stringify(rev)}: it names no ${kind}; ` +
+      "give a branch, tag, commit id or HEAD~N",
+  );
+}
+
+/** Like resolveRevision, never null. */
+export async function resolveCommit(
+  runner: GitRunner,
+  rev: string,
+  options: { signal?: AbortSignal; what?: string } = {},
+): Promise<string> {
+  return (await resolveRevision(runner, rev, options))!;
+}
