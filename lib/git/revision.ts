@@ -50,10 +50,17 @@ export async function resolveRevision(
   const what = options.what ?? "revision";
   checkRevisionText(rev, what);
   const kind = options.kind ?? "commit";
-  const result = await runner.run(
-    ["rev-parse", "--verify", "-q", "--end-of-options", `${rev}^{${kind}}`],
-    { signal: options.signal, okCodes: [1], capBytes: 4096 },
-  );
+  let result;
+  try {
+    result = await runner.run(
+      ["rev-parse", "--verify", "-q", "--end-of-options", `${rev}^{${kind}}`],
+      { signal: options.signal, okCodes: [1], capBytes: 4096 },
+    );
+  } catch (error) {
+    // e.g. a missing object in a partial clone: "fatal: transport 'ext' not allowed"
+    if (options.optional && error instanceof GitError) return null;
+    throw error;
+  }
   const oid = new TextDecoder().decode(result.stdout).trim();
   if (result.code === 0 && OID.test(oid)) return oid;
   if (options.optional) return null;

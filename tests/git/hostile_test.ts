@@ -26,9 +26,13 @@ async function run(runner: GitRunner, args: string[]): Promise<string> {
   return decode((await runner.run(args)).stdout);
 }
 
-/** Makes `a.txt` stat-dirty and content-dirty, so status and diff must look at it. */
+/**
+ * Changes `a.txt` without changing its size and gives it an mtime far from the index's, so status
+ * and diff must read (and filter) its content to know, however slow the machine is.
+ */
 function dirty(repo: Repo): void {
-  repo.write("a.txt", "one\ntwo\n");
+  repo.write("a.txt", "uno\n");
+  Deno.utimeSync(`${repo.root}/a.txt`, 1_500_000, 1_500_000);
 }
 
 repoTest("git hostile: core.fsmonitor runs nothing", async (repo) => {
@@ -52,6 +56,8 @@ repoTest("git hostile: a clean filter runs nothing", async (repo) => {
   await run(runner, ["status", "--porcelain=v2", "-z"]);
   await run(runner, ["diff", "--no-ext-diff", "--no-textconv"]);
   assert.equal(evil.fired(), false);
+  naive(repo.root, ["status"]);
+  assert.ok(evil.fired(), "the attack was still armed when the runner ran");
 });
 
 repoTest("git hostile: a filter named x=y runs nothing (-c would not stop it)", async (repo) => {
@@ -63,6 +69,8 @@ repoTest("git hostile: a filter named x=y runs nothing (-c would not stop it)", 
   assert.ok(evil.fired(), "naive git with -c filter.x=y.clean= still ran the filter");
   await run(runnerFor(repo.root), ["status", "--porcelain=v2", "-z"]);
   assert.equal(evil.fired(), false);
+  naive(repo.root, ["status"]);
+  assert.ok(evil.fired(), "the attack was still armed when the runner ran");
 });
 
 repoTest("git hostile: a long-running filter process runs nothing", async (repo) => {
@@ -74,6 +82,8 @@ repoTest("git hostile: a long-running filter process runs nothing", async (repo)
   assert.ok(evil.fired(), "naive git status started the filter process");
   await run(runnerFor(repo.root), ["status", "--porcelain=v2", "-z"]);
   assert.equal(evil.fired(), false);
+  naive(repo.root, ["status"]);
+  assert.ok(evil.fired(), "the attack was still armed when the runner ran");
 });
 
 repoTest("git hostile: the guard runs again when .git/config changes", async (repo) => {
@@ -87,6 +97,8 @@ repoTest("git hostile: the guard runs again when .git/config changes", async (re
   assert.ok(evil.fired(), "naive git status ran the filter added later");
   await run(runner, ["status", "--porcelain=v2", "-z"]);
   assert.equal(evil.fired(), false);
+  naive(repo.root, ["status"]);
+  assert.ok(evil.fired(), "the attack was still armed when the runner ran");
 });
 
 repoTest("git hostile: a filter defined in an included file runs nothing", async (repo) => {
@@ -99,20 +111,24 @@ repoTest("git hostile: a filter defined in an included file runs nothing", async
   assert.ok(evil.fired(), "naive git status ran the included filter");
   await run(runnerFor(repo.root), ["status", "--porcelain=v2", "-z"]);
   assert.equal(evil.fired(), false);
+  naive(repo.root, ["status"]);
+  assert.ok(evil.fired(), "the attack was still armed when the runner ran");
 });
 
 repoTest("git hostile: hooks run nothing (post-index-change on status)", async (repo) => {
   const evil = canary(repo.base, "hook");
   Deno.copyFileSync(evil.path, `${repo.root}/.git/hooks/post-index-change`);
   Deno.chmodSync(`${repo.root}/.git/hooks/post-index-change`, 0o755);
-  // The hook is a copy: it marks the canary's file all the same.
-  dirty(repo);
+  // The hook is a copy: it marks the canary's file all the same. A new mtime on unchanged
+  // content makes status refresh the entry, which writes the index (and runs the hook).
+  Deno.utimeSync(`${repo.root}/b.txt`, 1_000_000, 1_000_000);
   naive(repo.root, ["status"]);
   assert.ok(evil.fired(), "naive git status ran the post-index-change hook");
-  dirty(repo);
-  repo.write("a.txt", "one\nthree\n");
+  Deno.utimeSync(`${repo.root}/b.txt`, 2_000_000, 2_000_000);
   await run(runnerFor(repo.root), ["status", "--porcelain=v2", "-z"]);
   assert.equal(evil.fired(), false);
+  naive(repo.root, ["status"]);
+  assert.ok(evil.fired(), "the attack was still armed when the runner ran");
 });
 
 repoTest("git hostile: diff.external runs nothing", async (repo) => {
@@ -123,7 +139,7 @@ repoTest("git hostile: diff.external runs nothing", async (repo) => {
   assert.ok(evil.fired(), "naive git diff ran diff.external");
   const out = await run(runnerFor(repo.root), ["diff", "--no-ext-diff", "--no-textconv"]);
   assert.equal(evil.fired(), false);
-  assert.match(out, /^\+two$/m);
+  assert.match(out, /^\+uno$/m);
 });
 
 repoTest("git hostile: a diff driver command runs nothing", async (repo) => {
@@ -286,7 +302,7 @@ repoTest(
       await run(runner, ["status", "--porcelain=v2", "-z"]);
       const out = await run(runner, ["diff", "--no-ext-diff", "--no-textconv"]);
       assert.equal(evil.fired(), false);
-      assert.match(out, /^\+two$/m);
+      assert.match(out, /^\+uno$/m);
     } finally {
       for (const name of Object.keys(vars)) Deno.env.delete(name);
     }
