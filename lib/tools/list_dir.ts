@@ -1,16 +1,23 @@
-/** list_dir: a folder's tree down to a depth (TOOLS.md "list_dir"). */
+/**
+ * list_dir: a folder's tree down to a depth (docs/tools.md "list_dir"). Without `depth`, the
+ * default depth is lowered (never below 1) until the first page holds the whole listing, so the
+ * top level is always seen whole; the text says so.
+ */
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import {
   isFile,
   listPage,
+  pageRequest,
   readOnlyAnnotations,
   resolvePath,
   searchFailure,
 } from "./tool_support.ts";
 import { runList } from "../search/walk_jobs.ts";
+import { lineSize, takePage } from "../search/paging.ts";
 import type { ListEntry } from "../search/protocol.ts";
 
 const DEFAULT_LIMIT = 400;
+const DEFAULT_DEPTH = 2;
 const MAX_DEPTH = 20;
 
 const inputSchema = {
@@ -21,8 +28,9 @@ const inputSchema = {
       type: "integer",
       minimum: 1,
       maximum: MAX_DEPTH,
-      default: 2,
-      description: "Levels to descend (1 = direct children)",
+      default: DEFAULT_DEPTH,
+      description: "Levels to descend (1 = direct children); when not given, 2 or less so that " +
+        "the first page holds the whole listing",
     },
     head_limit: {
       type: "integer",
@@ -46,9 +54,10 @@ const outputSchema = {
     total: { type: "integer", description: "All entries down to depth" },
     offset: { type: "integer", description: "First entry shown" },
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    depth: { type: "integer", description: "The depth listed (lowered when depth was not given)" },
     truncated: { type: "boolean", description: "More entries remain" },
   },
-  required: ["entries", "total", "offset", "truncated"],
+  required: ["entries", "total", "offset", "depth", "truncated"],
   additionalProperties: false,
 };
 
@@ -104,10 +113,14 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       throw new ToolError(`Cannot list "${args.path}": it is a file; use read_file`);
     }
   }
-  const depth = typeof args.depth === "number" ? args.depth : 2;
+  const asked = typeof args.depth === "number" ? args.depth : null;
   let listed: ListEntry[];
   try {
-    listed = await runList(ctx.session.pool, { ws: ws.options, base, depth }, {
+    listed = await runList(ctx.session.pool, {
+      ws: ws.options,
+      base,
+      depth: asked ?? DEFAULT_DEPTH,
+    }, {
       signal: ctx.signal,
       progress: (n) => ctx.progress(n),
       timeoutMs: ctx.config.regexTimeoutMs,
@@ -115,21 +128,65 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   } catch (error) {
     throw searchFailure(error, "", ctx.config.regexTimeoutMs);
   }
-  const entries = renderTree(base, listed);
+  const options = { ctx, defaultLimit: DEFAULT_LIMIT };
+  let depth = asked ?? DEFAULT_DEPTH;
+  let entries = renderTree(base, listed);
+  let kept = listed;
+  // Lowered from the one walk (the entry counts of the cut folders are the entries below them).
+  while (
+    asked === null && depth > 1 &&
+    takePage(entries, pageRequest(0, args, options), lineSize).nextOffset !== undefined
+  ) {
+    depth--;
+    kept = cutToDepth(listed, base, depth);
+    entries = renderTree(base, kept);
+  }
+  const below = listed.length - kept.length;
   return listPage(entries, args, {
-    ctx,
+    ...options,
     key: "entries",
     noun: "entries",
     empty: "(empty folder)",
-    defaultLimit: DEFAULT_LIMIT,
+    note: below > 0
+      ? `[depth ${depth} shown: ${below.toLocaleString("en-US")} ${
+        below === 1 ? "entry" : "entries"
+      } below; list a subfolder for more]`
+      : undefined,
+    extra: { depth },
   });
+}
+
+/** Depth of `rel` below `base` (1 = a direct child). */
+function depthBelow(base: string, rel: string): number {
+  return (base === "" ? rel : rel.slice(base.length + 1)).split("/").length;
+}
+
+/**
+ * The listing down to `depth` only, from one made deeper: folders at `depth` get the count of
+ * their entries (those listed directly inside them, or the count they already carried).
+ */
+export function cutToDepth(listed: readonly ListEntry[], base: string, depth: number): ListEntry[] {
+  const inside = new Map<string, number>();
+  for (const e of listed) {
+    const parent = parentOf(e[0]);
+    inside.set(parent, (inside.get(parent) ?? 0) + 1);
+  }
+  const out: ListEntry[] = [];
+  for (const e of listed) {
+    const d = depthBelow(base, e[0]);
+    if (d > depth) continue;
+    if (d === depth && e[1] && e[3] < 0) out.push([e[0], e[1], e[2], inside.get(e[0]) ?? 0]);
+    else out.push(e);
+  }
+  return out;
 }
 
 export const listDirTool: Tool = {
   name: "list_dir",
   title: "List a folder",
-  description: "List a folder as a tree down to depth (default 2): folders first, then files, " +
-    "each sorted by name; paths are workspace-relative, folders end with /, files show their " +
+  description: "List a folder as a tree down to depth (default 2, lowered so the first page " +
+    "holds it all): folders first, then files, each sorted by name; paths are " +
+    "workspace-relative, folders end with /, files show their " +
     "size, a folder cut by depth shows its entry count. Ignored, .git and secret entries are " +
     "left out. Pages with head_limit (default 400) and offset.",
   inputSchema,

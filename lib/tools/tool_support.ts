@@ -2,7 +2,7 @@
 import { type ToolAnnotations, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { JobAbortedError, ScanTimeoutError } from "../search/pool.ts";
-import { capNote, lineSize, takePage } from "../search/paging.ts";
+import { capNote, lineSize, type PageRequest, takePage } from "../search/paging.ts";
 
 export function readOnlyAnnotations(title: string): ToolAnnotations {
   return { title, readOnlyHint: true, idempotentHint: true, openWorldHint: false };
@@ -49,16 +49,22 @@ export function hintLine(remaining: string, nextOffset: number, note = ""): stri
 export function listPage(
   items: string[],
   args: Record<string, unknown>,
-  options: { ctx: ToolContext; key: string; noun: string; empty: string; defaultLimit: number },
+  options: {
+    ctx: ToolContext;
+    key: string;
+    noun: string;
+    empty: string;
+    defaultLimit: number;
+    /** A text line after the entries (before the hint), e.g. list_dir's lowered depth. */
+    note?: string;
+    /** More structuredContent fields (before `truncated`). */
+    extra?: Record<string, unknown>;
+  },
 ): ToolResult {
   const offset = typeof args.offset === "number" ? args.offset : 0;
-  const page = takePage(items, {
-    offset,
-    limit: typeof args.head_limit === "number" ? args.head_limit : null,
-    defaultLimit: options.defaultLimit,
-    budgetChars: options.ctx.config.maxOutputChars,
-  }, lineSize);
+  const page = takePage(items, pageRequest(offset, args, options), lineSize);
   const lines = [...page.items];
+  if (options.note !== undefined) lines.push(options.note);
   if (page.nextOffset !== undefined) {
     const remaining = `${items.length - page.nextOffset} more ${options.noun}`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
@@ -70,6 +76,21 @@ export function listPage(
     offset,
   };
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
+  Object.assign(structured, options.extra);
   structured.truncated = page.nextOffset !== undefined;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+}
+
+/** The page request of a listing call (`head_limit`, else the default limit and the budget). */
+export function pageRequest(
+  offset: number,
+  args: Record<string, unknown>,
+  options: { ctx: ToolContext; defaultLimit: number },
+): PageRequest {
+  return {
+    offset,
+    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    defaultLimit: options.defaultLimit,
+    budgetChars: options.ctx.config.maxOutputChars,
+  };
 }

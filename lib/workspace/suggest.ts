@@ -6,9 +6,10 @@
  * 1. From the deepest existing folder of the path, follow the missing segments one level at a
  *    time, keeping the few nearest names at each level (a beam): `kernal/sched/cor.c` finds
  *    `kernel/sched/core.c` by listing three folders.
- * 2. When that finds too little (a missing or misplaced leading folder, as in `sched/core.c`),
- *    a breadth-first walk below that folder, bounded to MAX_LISTED entries, looks for the first
- *    missing segment as a folder (then follows the rest as in 1) and for the last one as a name.
+ * 2. When that finds nothing (a missing or misplaced leading folder, as in `sched/core.c`), a
+ *    breadth-first walk below that folder, bounded to MAX_LISTED entries and MAX_MS (it runs on
+ *    the caller's thread), looks for the first missing segment as a folder (then follows the
+ *    rest as in 1) and for the last one as a name.
  */
 /** What the suggestions need of the workspace (the Workspace itself; no import cycle). */
 export interface SuggestScope {
@@ -20,7 +21,9 @@ export interface SuggestScope {
 }
 
 /** Entries listed at most for one suggestion. */
-const MAX_LISTED = 6000;
+const MAX_LISTED = 5000;
+/** Time spent listing at most, in milliseconds (suggestions are best effort). */
+const MAX_MS = 250;
 /** Candidates kept per level of the beam. */
 const BEAM = 6;
 
@@ -65,13 +68,14 @@ class Lister {
   listed = 0;
   readonly #ws: SuggestScope;
   readonly #max: number;
+  readonly #deadline = performance.now() + MAX_MS;
   constructor(ws: SuggestScope, max: number) {
     this.#ws = ws;
     this.#max = max;
   }
 
   get exhausted(): boolean {
-    return this.listed >= this.#max;
+    return this.listed >= this.#max || performance.now() > this.#deadline;
   }
 
   /** The served entries directly inside folder `rel` (none once the bound is reached). */
@@ -163,7 +167,7 @@ export function suggestPaths(
   for (const c of follow(lister, { rel: anchor, isDir: true, cost: 0 }, rest)) {
     if (c.rel !== anchor) add(c);
   }
-  if (found.size < max) {
+  if (found.size === 0) {
     // Breadth first below the anchor: a misplaced or missing leading folder costs one more.
     const wanted = rest[rest.length - 1];
     let level: string[] = [anchor];

@@ -55,13 +55,13 @@ toolTest("list_dir: .git and secret entries are left out", TREE, async (h) => {
 });
 
 toolTest("list_dir: head_limit and offset page through entries", TREE, async (h) => {
-  const r = await call(listDirTool, { head_limit: 2 }, h);
+  const r = await call(listDirTool, { depth: 2, head_limit: 2 }, h);
   assert.equal(
     text(r),
     "docs/\ndocs/guide.md (1 B)\n[... 5 more entries; call again with offset=2]",
   );
   assert.equal(sc(r).total, 7);
-  const next = await call(listDirTool, { head_limit: 2, offset: 2 }, h);
+  const next = await call(listDirTool, { depth: 2, head_limit: 2, offset: 2 }, h);
   assert.deepEqual(sc(next).entries, ["src/", "src/lib/ (2 entries)"]);
 });
 
@@ -97,3 +97,76 @@ toolTest("list_dir: a missing folder suggests the nearest served folders", TREE,
   assert.equal(r.isError, true);
   assert.match(text(r), /; did you mean src\/lib\/\?$/);
 });
+
+const WIDE: Record<string, string> = { "top.txt": "t", "z.md": "z" };
+for (const folder of ["alpha", "beta", "gamma"]) {
+  for (let i = 0; i < 150; i++) WIDE[`${folder}/f${String(i).padStart(3, "0")}.c`] = "c";
+}
+WIDE["beta/sub/deep.c"] = "d";
+
+toolTest(
+  "list_dir: without depth, the depth is lowered until the first page holds the whole top level",
+  WIDE,
+  async (h) => {
+    const r = await call(listDirTool, {}, h);
+    assert.equal(
+      text(r),
+      [
+        "alpha/ (150 entries)",
+        "beta/ (151 entries)",
+        "gamma/ (150 entries)",
+        "top.txt (1 B)",
+        "z.md (1 B)",
+        "[depth 1 shown: 451 entries below; list a subfolder for more]",
+      ].join("\n"),
+    );
+    assert.deepEqual(sc(r), {
+      entries: text(r).split("\n").slice(0, 5),
+      total: 5,
+      offset: 0,
+      depth: 1,
+      truncated: false,
+    });
+  },
+);
+
+toolTest("list_dir: an explicit depth is never lowered (the listing pages)", WIDE, async (h) => {
+  const r = await call(listDirTool, { depth: 2 }, h);
+  assert.equal(sc(r).depth, 2);
+  assert.equal(sc(r).truncated, true);
+  assert.equal((sc(r).entries as string[]).length, 400);
+  assert.doesNotMatch(text(r), /depth \d shown/);
+});
+
+toolTest("list_dir: the default depth stays when the listing fits", TREE, async (h) => {
+  const r = await call(listDirTool, {}, h);
+  assert.equal(sc(r).depth, 2);
+  assert.doesNotMatch(text(r), /shown/);
+});
+
+toolTest("list_dir: the budget also lowers the depth", WIDE, async (h) => {
+  h.ctx.config.maxOutputChars = 3000;
+  const r = await call(listDirTool, { path: "beta" }, h);
+  assert.equal(sc(r).depth, 1);
+  assert.match(text(r), /\[depth 1 shown: 1 entry below; list a subfolder for more\]/);
+});
+
+toolTest(
+  "list_dir: a top level larger than a page is listed at depth 1 and paged, the hint last",
+  (() => {
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 450; i++) tree[`d${String(i).padStart(3, "0")}/x.c`] = "x";
+    return tree;
+  })(),
+  async (h) => {
+    const r = await call(listDirTool, {}, h);
+    assert.equal(sc(r).depth, 1);
+    assert.equal((sc(r).entries as string[]).length, 400);
+    const lines = text(r).split("\n");
+    assert.equal(lines.at(-2), "[depth 1 shown: 450 entries below; list a subfolder for more]");
+    assert.equal(lines.at(-1), "[... 50 more entries; call again with offset=400]");
+    const next = await call(listDirTool, { offset: 400 }, h);
+    assert.equal(sc(next).depth, 1);
+    assert.equal((sc(next).entries as string[])[0], "d400/ (1 entry)");
+  },
+);
