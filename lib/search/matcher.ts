@@ -8,7 +8,7 @@
  * candidates are verified line by line with the per-line regex. Restarting after a candidate's
  * own line keeps the scan exact: no matching line is ever skipped.
  */
-import { analyzeRegex, type RegexAnalysis } from "./regex_analysis.ts";
+import type { RegexAnalysis } from "./regex_analysis.ts";
 import type { PatternSpec } from "./pattern.ts";
 
 export interface ScanOptions {
@@ -61,9 +61,9 @@ function pastLastLine(text: string, pos: number): boolean {
 }
 
 export function createMatcher(spec: PatternSpec): Matcher {
-  const analysis = analyzeRegex(spec.source, spec.flags + (spec.multiline ? "s" : ""));
+  const analysis = spec.analysis;
   const lineRegex = new RegExp(spec.source, spec.flags);
-  const multiline = spec.multiline && analysis.canMatchNewline;
+  const multiline = spec.multiline && analysis.wholeFile;
 
   function verify(text: string, start: number, end: number): boolean {
     lineRegex.lastIndex = 0;
@@ -146,7 +146,7 @@ export function createMatcher(spec: PatternSpec): Matcher {
 
   function scanMultiline(raw: string, options: ScanOptions): ScanResult {
     const text = raw.includes("\r\n") ? raw.replaceAll("\r\n", "\n") : raw;
-    const regex = new RegExp(spec.source, spec.flags + "gms");
+    const regex = new RegExp(spec.source, spec.flags + "g");
     let count = 0;
     const shown = new Set<number>();
     let lineNo = 0;

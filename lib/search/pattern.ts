@@ -1,20 +1,36 @@
 /**
- * The grep pattern dialect: a JavaScript regex compiled without the `u` flag (ASCII `\w \d \b`,
- * like `rg --no-unicode`; identity escapes such as `\-` keep working), with `u` only when the
- * pattern uses `\p{`, `\P{` or `\u{`. A leading `(?i)` becomes the `i` flag. POSIX classes such as
- * `[[:alpha:]]` are refused with a suggested range. `fixed_strings` matches literally.
+ * The grep pattern: ripgrep's regex dialect (the Rust `regex` crate's syntax, docs/tools.md
+ * "Regex dialect") parsed by rust_regex/parse.ts and translated by rust_regex/to_js.ts into a
+ * JavaScript regex compiled without flags (ASCII `\w \d \s \b`, like `rg --no-unicode`; Unicode
+ * classes and case folding written out as ranges). `-i` is `(?i)` from the start, `multiline` is
+ * `rg -U --multiline-dotall`, `fixed_strings` matches the text literally. A pattern the crate
+ * rejects, or a construct not supported here, is an error sentence naming it.
  */
+
+import { type RegexNode, RegexSyntaxError } from "./rust_regex/ast.ts";
+import { parseRustRegex } from "./rust_regex/parse.ts";
+import { toJsSource } from "./rust_regex/to_js.ts";
+import { caseVariants, normalize } from "./rust_regex/char_set.ts";
+import {
+  canMatchNewline,
+  hasLookaround,
+  hasTextAnchor,
+  type RegexAnalysis,
+  requiredLiterals,
+} from "./regex_analysis.ts";
 
 /** A compiled-able pattern, structured-cloneable so workers can rebuild it. */
 export interface PatternSpec {
-  /** The regex source as given (after `(?i)` removal, or escaped for fixed strings). */
+  /** The JavaScript regex source: one line is the subject, or the whole file when `analysis.wholeFile`. */
   source: string;
-  /** `i` and/or `u`; matchers add `g`, `m`, `s` as they need. */
+  /** Flags for `source` (empty: the translation needs none); matchers add `g` as they need. */
   flags: string;
   /** The pattern as the model wrote it, for messages. */
   pattern: string;
-  /** rg -U --multiline-dotall: the whole file is the subject. */
+  /** rg -U --multiline-dotall was asked for. */
   multiline: boolean;
+  /** Prefilter literals and the scan strategy (regex_analysis.ts). */
+  analysis: RegexAnalysis;
 }
 
 export interface PatternOptions {
@@ -23,26 +39,19 @@ export interface PatternOptions {
   multiline: boolean;
 }
 
-const POSIX_RANGES: Record<string, string> = {
-  alpha: "[a-zA-Z]",
-  digit: "[0-9] or \\d",
-  alnum: "[a-zA-Z0-9]",
-  upper: "[A-Z]",
-  lower: "[a-z]",
-  space: "\\s",
-  blank: "[ \\t]",
-  word: "\\w",
-  xdigit: "[0-9a-fA-F]",
-  punct: "[!-/:-@[-`{-~]",
-  cntrl: "[\\x00-\\x1f\\x7f]",
-  print: "[\\x20-\\x7e]",
-  graph: "[\\x21-\\x7e]",
-  ascii: "[\\x00-\\x7f]",
-};
-
-/** Escapes every regex metacharacter so the text matches literally. */
-export function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|\/-]/g, "\\$&");
+/** The literal text as a syntax tree (case-folded letters under -i). */
+function literalTree(text: string, ignoreCase: boolean): RegexNode {
+  const subs: RegexNode[] = [];
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    const variants = ignoreCase ? caseVariants(cp) : [];
+    subs.push(
+      variants.length === 0
+        ? { kind: "literal", cp }
+        : { kind: "class", set: normalize([cp, ...variants].map((v) => [v, v])) },
+    );
+  }
+  return { kind: "concat", subs };
 }
 
 /** The spec, or a sentence telling the model what is wrong with the pattern. */
@@ -50,35 +59,34 @@ export function translatePattern(
   pattern: string,
   options: PatternOptions,
 ): { spec: PatternSpec } | { error: string } {
-  let source = pattern;
-  let ignoreCase = options.ignoreCase;
-  let unicode = false;
-  if (options.fixedStrings) {
-    source = escapeRegex(pattern);
-  } else {
-    if (source.startsWith("(?i)")) {
-      ignoreCase = true;
-      source = source.slice(4);
-    }
-    const posix = /\[:(\^?)([a-z]+):\]/.exec(source);
-    if (posix && /\[[^\]]*\[:\^?[a-z]+:\]/.test(source)) {
-      const range = POSIX_RANGES[posix[2]] ?? "an explicit range such as [a-zA-Z]";
-      return {
-        error: `Invalid regex "${pattern}": POSIX class "[:${posix[1]}${
-          posix[2]
-        }:]" is not supported in JavaScript regexes; use ${range} instead`,
-      };
-    }
-    unicode = /\\[pP]\{|\\u\{/.test(source);
-  }
-  const flags = (ignoreCase ? "i" : "") + (unicode ? "u" : "");
   try {
-    new RegExp(source, flags + (options.multiline ? "gms" : "g"));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      error: `Invalid regex "${pattern}": ${message}; fix the pattern or set fixed_strings`,
+    const ast = options.fixedStrings
+      ? literalTree(pattern, options.ignoreCase)
+      : parseRustRegex(pattern, { caseInsensitive: options.ignoreCase, dotAll: options.multiline });
+    const wholeFile = options.multiline && (canMatchNewline(ast) || hasTextAnchor(ast));
+    const source = toJsSource(ast, wholeFile ? "file" : "line");
+    new RegExp(source, "g");
+    const analysis: RegexAnalysis = {
+      literals: requiredLiterals(ast),
+      lookaround: hasLookaround(ast, wholeFile),
+      wholeFile,
+      lineSource: source,
     };
+    return { spec: { source, flags: "", pattern, multiline: options.multiline, analysis } };
+  } catch (error) {
+    if (!(error instanceof RegexSyntaxError) && !(error instanceof SyntaxError)) throw error;
+    const where = error instanceof RegexSyntaxError && error.position > 0
+      ? ` (at character ${error.position + 1})`
+      : "";
+    const [problem, fix] = splitHint(error.message);
+    const hint = fix ??
+      (options.fixedStrings ? "" : "; fix the pattern or set fixed_strings: true");
+    return { error: `Invalid regex "${pattern}": ${problem}${where}${hint}` };
   }
-  return { spec: { source, flags, pattern, multiline: options.multiline } };
+}
+
+/** "problem; what to do" -> [problem, "; what to do"]. */
+function splitHint(message: string): [string, string | undefined] {
+  const at = message.indexOf("; ");
+  return at < 0 ? [message, undefined] : [message.slice(0, at), message.slice(at)];
 }

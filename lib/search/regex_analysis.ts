@@ -1,18 +1,22 @@
 /**
- * What the matcher needs to know about a JavaScript regex source to search fast yet exactly:
- * literals that every match must contain (a cheap prefilter), whether it has lookarounds (which
- * can see past a line end), whether it can match a newline (rg's multiline count rule), and a
- * variant for whole-text candidate search that does not run across lines.
+ * What the matcher needs to know about a pattern to search fast yet exactly, read from its
+ * syntax tree (rust_regex/ast.ts): literals that every match must contain (a cheap prefilter,
+ * String#indexOf), whether the whole file must be the subject (multiline mode with a pattern
+ * that can match "\n" or uses \A or \z), whether the translated source has lookarounds that see
+ * past a line end, and the source for whole-text candidate search.
  */
+
+import type { RegexNode } from "./rust_regex/ast.ts";
+import { contains, singleton } from "./rust_regex/char_set.ts";
 
 export interface RegexAnalysis {
   /** Every match contains at least one of these (case-sensitive), or null when unknown. */
   literals: string[] | null;
-  /** Lookahead or lookbehind present: whole-text search could differ from per-line matching. */
+  /** The translated source has lookarounds: whole-text search could differ from per-line. */
   lookaround: boolean;
-  /** The pattern may match "\n" (with the `s` flag when `dotAll`). */
-  canMatchNewline: boolean;
-  /** The source rewritten so that `\s`, `\W`, `\D` and negated classes never match "\n". */
+  /** The whole file is the subject (multiline mode, and the pattern can span lines or uses \A/\z). */
+  wholeFile: boolean;
+  /** Source for a whole-text `gm` candidate scan: it never matches across a line end. */
   lineSource: string;
 }
 
@@ -28,274 +32,79 @@ interface Item {
   max: number;
 }
 
-class ParseAbort extends Error {}
-
 const MAX_LITERALS = 8;
 
-/** Analyses `source` as compiled with `flags` (i, u, s); never throws. */
-export function analyzeRegex(source: string, flags: string): RegexAnalysis {
-  const unicode = flags.includes("u");
-  const dotAll = flags.includes("s");
-  const parser = new Parser(source, unicode, dotAll);
-  try {
-    const alts = parser.parseAlternatives();
-    if (parser.pos < source.length) throw new ParseAbort();
-    const literals = flags.includes("i") ? null : requiredOfAlternatives(alts);
-    return {
-      literals,
-      lookaround: parser.lookaround,
-      canMatchNewline: parser.newline,
-      lineSource: parser.out,
-    };
-  } catch (error) {
-    if (!(error instanceof ParseAbort)) throw error;
-    return {
-      literals: null,
-      lookaround: /\(\?<?[=!]/.test(source),
-      canMatchNewline: true,
-      lineSource: source,
-    };
-  }
+/** True when some match of `ast` may contain "\n". */
+export function canMatchNewline(ast: RegexNode): boolean {
+  return some(
+    ast,
+    (n) => (n.kind === "literal" && n.cp === 0x0a) || (n.kind === "class" && contains(n.set, 0x0a)),
+  );
 }
 
-class Parser {
-  pos = 0;
-  out = "";
-  lookaround = false;
-  newline = false;
-  readonly #src: string;
-  readonly #unicode: boolean;
-  readonly #dotAll: boolean;
+/** True when `ast` uses \A or \z (or ^ and $ under (?-m)). */
+export function hasTextAnchor(ast: RegexNode): boolean {
+  return some(ast, (n) => n.kind === "look" && (n.look === "start_text" || n.look === "end_text"));
+}
 
-  constructor(src: string, unicode: boolean, dotAll: boolean) {
-    this.#src = src;
-    this.#unicode = unicode;
-    this.#dotAll = dotAll;
+/**
+ * True when the translation of `ast` has lookarounds that can see past a line end: only line and
+ * text anchors on the whole-file subject. The word-boundary lookarounds of the line subject
+ * look at one word character, which a line end never is, so whole-text search stays exact.
+ */
+export function hasLookaround(ast: RegexNode, wholeFile: boolean): boolean {
+  return wholeFile && some(ast, (n) => n.kind === "look" && n.look.endsWith("_line")) ||
+    wholeFile && hasTextAnchor(ast);
+}
+
+function some(ast: RegexNode, test: (n: RegexNode) => boolean): boolean {
+  const stack = [ast];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (test(n)) return true;
+    if (n.kind === "concat" || n.kind === "alternate") stack.push(...n.subs);
+    else if (n.kind === "group" || n.kind === "repeat") stack.push(n.sub);
   }
+  return false;
+}
 
-  parseAlternatives(): Item[][] {
-    const alts: Item[][] = [this.#parseSequence()];
-    while (this.#src[this.pos] === "|") {
-      this.out += "|";
-      this.pos++;
-      alts.push(this.#parseSequence());
-    }
-    return alts;
-  }
+/** Literal strings one of which every match of `ast` contains, or null. */
+export function requiredLiterals(ast: RegexNode): string[] | null {
+  return requiredOfAlternatives(alternativesOf(ast));
+}
 
-  #parseSequence(): Item[] {
-    const items: Item[] = [];
-    const src = this.#src;
-    while (this.pos < src.length && src[this.pos] !== "|" && src[this.pos] !== ")") {
-      const atomStart = this.out.length;
-      const node = this.#parseAtom();
-      const quantStart = this.out.length;
-      const { min, max } = this.#parseQuantifier();
-      if (node.k === "lit" || node.k === "any") this.#unroll(atomStart, quantStart, min, max);
-      if (node.k === "zero" && (min !== 1 || max !== 1)) items.push({ node, min: 0, max });
-      else items.push({ node, min, max });
-    }
-    return items;
-  }
+function alternativesOf(ast: RegexNode): Item[][] {
+  return ast.kind === "alternate" ? ast.subs.map(sequenceOf) : [sequenceOf(ast)];
+}
 
-  /**
-   * Irregexp runs `\w{5}` about four times slower than `\w\w\w\w\w`: small counted
-   * repetitions of a one-character atom are written out (same language, greedy as before).
-   */
-  #unroll(atomStart: number, quantStart: number, min: number, max: number): void {
-    const quantifier = this.out.slice(quantStart);
-    if (!quantifier.startsWith("{") || quantifier.endsWith("?") || min < 1 || min > 16) return;
-    const atom = this.out.slice(atomStart, quantStart);
-    let text = atom.repeat(min);
-    if (max === Infinity) text += `${atom}*`;
-    else if (max > min) text += `(?:${atom}){0,${max - min}}`;
-    this.out = this.out.slice(0, atomStart) + text;
-  }
+function sequenceOf(ast: RegexNode): Item[] {
+  return ast.kind === "concat" ? ast.subs.map(itemOf) : ast.kind === "empty" ? [] : [itemOf(ast)];
+}
 
-  #parseQuantifier(): { min: number; max: number } {
-    const src = this.#src;
-    const c = src[this.pos];
-    let min = 1;
-    let max = 1;
-    if (c === "*" || c === "+" || c === "?") {
-      min = c === "+" ? 1 : 0;
-      max = c === "?" ? 1 : Infinity;
-      this.out += c;
-      this.pos++;
-    } else if (c === "{") {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(this.pos, this.pos + 40));
-      if (m === null) return { min, max };
-      min = Number(m[1]);
-      max = m[2] === undefined ? min : m[3] === "" ? Infinity : Number(m[3]);
-      this.out += m[0];
-      this.pos += m[0].length;
-    } else {
-      return { min, max };
+function itemOf(ast: RegexNode): Item {
+  switch (ast.kind) {
+    case "repeat": {
+      const inner = itemOf(ast.sub);
+      if (inner.min === 1 && inner.max === 1) {
+        return { node: inner.node, min: ast.min, max: ast.max ?? Infinity };
+      }
+      return { node: { k: "group", alts: [[inner]] }, min: ast.min, max: ast.max ?? Infinity };
     }
-    if (src[this.pos] === "?") {
-      this.out += "?";
-      this.pos++;
+    case "literal":
+      return { node: { k: "lit", ch: String.fromCodePoint(ast.cp) }, min: 1, max: 1 };
+    case "class": {
+      const cp = singleton(ast.set);
+      const node: Node = cp === null ? { k: "any" } : { k: "lit", ch: String.fromCodePoint(cp) };
+      return { node, min: 1, max: 1 };
     }
-    return { min, max };
-  }
-
-  #parseAtom(): Node {
-    const src = this.#src;
-    const c = src[this.pos];
-    if (c === "(") return this.#parseGroup();
-    if (c === "[") return this.#parseClass();
-    if (c === "\\") return this.#parseEscape();
-    if (c === "^" || c === "$") {
-      this.out += c;
-      this.pos++;
-      return { k: "zero" };
-    }
-    if (c === ".") {
-      this.out += c;
-      this.pos++;
-      if (this.#dotAll) this.newline = true;
-      return { k: "any" };
-    }
-    if (c === "*" || c === "+" || c === "?") throw new ParseAbort();
-    if (this.#unicode && (c === "{" || c === "}" || c === "]")) throw new ParseAbort();
-    const cp = src.codePointAt(this.pos)!;
-    const ch = this.#unicode ? String.fromCodePoint(cp) : c;
-    this.out += ch;
-    this.pos += ch.length;
-    if (ch === "\n") this.newline = true;
-    return { k: "lit", ch };
-  }
-
-  #parseGroup(): Node {
-    const src = this.#src;
-    const rest = src.slice(this.pos, this.pos + 4);
-    let head: string;
-    let look = false;
-    if (rest.startsWith("(?:")) head = "(?:";
-    else if (rest.startsWith("(?=") || rest.startsWith("(?!")) {
-      head = rest.slice(0, 3);
-      look = true;
-    } else if (rest.startsWith("(?<=") || rest.startsWith("(?<!")) {
-      head = rest;
-      look = true;
-    } else if (rest.startsWith("(?<")) {
-      const m = /^\(\?<[A-Za-z_$][\w$]*>/.exec(src.slice(this.pos, this.pos + 200));
-      if (m === null) throw new ParseAbort();
-      head = m[0];
-    } else if (rest.startsWith("(?")) throw new ParseAbort();
-    else head = "(";
-    this.out += head;
-    this.pos += head.length;
-    const alts = this.parseAlternatives();
-    if (src[this.pos] !== ")") throw new ParseAbort();
-    this.out += ")";
-    this.pos++;
-    if (look) {
-      this.lookaround = true;
-      return { k: "zero" };
-    }
-    return { k: "group", alts };
-  }
-
-  #parseClass(): Node {
-    const src = this.#src;
-    let j = this.pos + 1;
-    const negated = src[j] === "^";
-    if (negated) j++;
-    const bodyStart = j;
-    for (; j < src.length; j++) {
-      if (src[j] === "\\") j++;
-      else if (src[j] === "]") break;
-    }
-    if (j >= src.length) throw new ParseAbort();
-    const body = src.slice(bodyStart, j);
-    this.pos = j + 1;
-    const classNewline = /\\[nsWD]|\\x0a|\\u000a|\\c[jJ]|\\[pP]\{|\\x00-|\\0-|\\t-|\\u0000-/i.test(
-      body,
-    );
-    if (negated) {
-      this.out += `[^\\n${body}]`;
-      if (!/\\n|\\s/.test(body)) this.newline = true;
-    } else {
-      this.out += `[${body}]`;
-      if (classNewline) this.newline = true;
-    }
-    return { k: "any" };
-  }
-
-  #parseEscape(): Node {
-    const src = this.#src;
-    const d = src[this.pos + 1];
-    if (d === undefined) throw new ParseAbort();
-    const simple = (out: string, node: Node, newline = false): Node => {
-      this.out += out;
-      this.pos += 2;
-      if (newline) this.newline = true;
-      return node;
-    };
-    switch (d) {
-      case "d":
-      case "w":
-      case "S":
-        return simple("\\" + d, { k: "any" });
-      case "s":
-        return simple("[^\\S\\n]", { k: "any" }, true);
-      case "W":
-        return simple("[^\\w\\n]", { k: "any" }, true);
-      case "D":
-        return simple("[^\\d\\n]", { k: "any" }, true);
-      case "b":
-      case "B":
-        return simple("\\" + d, { k: "zero" });
-      case "n":
-        return simple("\\n", { k: "lit", ch: "\n" }, true);
-      case "t":
-        return simple("\\t", { k: "lit", ch: "\t" });
-      case "r":
-        return simple("\\r", { k: "lit", ch: "\r" });
-      case "v":
-        return simple("\\v", { k: "lit", ch: "\v" });
-      case "f":
-        return simple("\\f", { k: "lit", ch: "\f" });
-    }
-    if (d === "0" && !/[0-9]/.test(src[this.pos + 2] ?? "")) {
-      return simple("\\0", { k: "lit", ch: "\0" });
-    }
-    if (/[0-9]/.test(d)) throw new ParseAbort();
-    if (d === "x") {
-      const m = /^\\x([0-9a-fA-F]{2})/.exec(src.slice(this.pos, this.pos + 4));
-      if (m === null) throw new ParseAbort();
-      return this.#literalEscape(m[0], String.fromCharCode(parseInt(m[1], 16)));
-    }
-    if (d === "u") {
-      const m = /^\\u([0-9a-fA-F]{4})/.exec(src.slice(this.pos, this.pos + 6)) ??
-        (this.#unicode
-          ? /^\\u\{([0-9a-fA-F]{1,6})\}/.exec(src.slice(this.pos, this.pos + 10))
-          : null);
-      if (m === null) throw new ParseAbort();
-      const cp = parseInt(m[1], 16);
-      if (cp > 0x10ffff) throw new ParseAbort();
-      return this.#literalEscape(m[0], String.fromCodePoint(cp));
-    }
-    if (d === "p" || d === "P") {
-      if (!this.#unicode) throw new ParseAbort();
-      const m = /^\\[pP]\{[^}]*\}/.exec(src.slice(this.pos, this.pos + 80));
-      if (m === null) throw new ParseAbort();
-      this.out += m[0];
-      this.pos += m[0].length;
-      this.newline = true;
-      return { k: "any" };
-    }
-    if (/[A-Za-z]/.test(d)) throw new ParseAbort();
-    // Identity escape of a punctuation character.
-    return simple("\\" + d, { k: "lit", ch: d });
-  }
-
-  #literalEscape(text: string, ch: string): Node {
-    this.out += text;
-    this.pos += text.length;
-    if (ch === "\n") this.newline = true;
-    return { k: "lit", ch };
+    case "look":
+    case "empty":
+      return { node: { k: "zero" }, min: 1, max: 1 };
+    case "group":
+      return { node: { k: "group", alts: alternativesOf(ast.sub) }, min: 1, max: 1 };
+    case "concat":
+    case "alternate":
+      return { node: { k: "group", alts: alternativesOf(ast) }, min: 1, max: 1 };
   }
 }
 

@@ -15,46 +15,28 @@ function error(pattern: string, options = plain): string {
   return r.error;
 }
 
-Deno.test("pattern: compiled without the u flag by default", () => {
+Deno.test("pattern: compiled without flags, even with Unicode classes and -i", () => {
   assert.equal(spec("\\w+").flags, "");
+  assert.equal(spec("\\p{L}+").flags, "");
+  assert.equal(spec("foo", { ...plain, ignoreCase: true }).flags, "");
 });
 
-Deno.test("pattern: \\p{ and \\u{ turn the u flag on", () => {
-  assert.equal(spec("\\p{L}+").flags, "u");
-  assert.equal(spec("\\u{1F600}").flags, "u");
+Deno.test("pattern: -i folds case like (?i)", () => {
+  const re = new RegExp(spec("foo", { ...plain, ignoreCase: true }).source);
+  assert.equal(re.test("FoO"), true);
+  assert.equal(re.test("fo"), false);
 });
 
-Deno.test("pattern: rg-style identity escapes such as \\- stay valid", () => {
-  assert.equal(spec("a\\-b").source, "a\\-b");
-});
-
-Deno.test("pattern: a leading (?i) becomes the i flag", () => {
-  const s = spec("(?i)foo");
-  assert.equal(s.source, "foo");
-  assert.equal(s.flags, "i");
-});
-
-Deno.test("pattern: -i sets the i flag", () => {
-  assert.equal(spec("foo", { ...plain, ignoreCase: true }).flags, "i");
-});
-
-Deno.test("pattern: a POSIX class is refused with a suggested range", () => {
-  const e = error("[[:alpha:]]+");
-  assert.match(e, /\[:alpha:\]/);
-  assert.match(e, /\[a-zA-Z\]/);
-});
-
-Deno.test("pattern: an invalid regex quotes the parser message", () => {
+Deno.test("pattern: an invalid regex names the problem and what to do", () => {
   const e = error("foo(");
-  assert.match(e, /^Invalid regex "foo\(": /);
-  assert.match(e, /Unterminated group/);
+  assert.match(e, /^Invalid regex "foo\(": unclosed group/);
 });
 
 Deno.test("pattern: a pattern starting with - is a pattern", () => {
-  assert.equal(spec("-foo").source, "-foo");
+  assert.equal(new RegExp(spec("-foo").source).test("a -foo"), true);
 });
 
-Deno.test("pattern: fixed_strings escapes every metacharacter", () => {
+Deno.test("pattern: fixed_strings matches every metacharacter literally", () => {
   const s = spec("a.b*(c)[d]{2}|e\\f^$?+", { ...plain, fixedStrings: true });
   const re = new RegExp(s.source, s.flags);
   assert.equal(re.test("a.b*(c)[d]{2}|e\\f^$?+"), true);
@@ -62,5 +44,33 @@ Deno.test("pattern: fixed_strings escapes every metacharacter", () => {
 });
 
 Deno.test("pattern: fixed_strings does not read (?i) or POSIX classes", () => {
-  assert.equal(spec("(?i)[[:alpha:]]", { ...plain, fixedStrings: true }).flags, "");
+  const s = spec("(?i)[[:alpha:]]", { ...plain, fixedStrings: true });
+  const re = new RegExp(s.source, s.flags);
+  assert.equal(re.test("x(?i)[[:alpha:]]"), true);
+  assert.equal(re.test("(?I)[[:alpha:]]"), false);
+});
+
+Deno.test("pattern: fixed_strings with -i folds case", () => {
+  const re = new RegExp(
+    spec("a.B", { ignoreCase: true, fixedStrings: true, multiline: false }).source,
+  );
+  assert.equal(re.test("A.b"), true);
+  assert.equal(re.test("AxB"), false);
+});
+
+Deno.test("pattern: required literals feed the fast path", () => {
+  assert.deepEqual(spec("[A-Z]+_RESUME").analysis.literals, ["_RESUME"]);
+  assert.deepEqual(spec("ERR_SYS|PME_TURN_OFF").analysis.literals, ["ERR_SYS", "PME_TURN_OFF"]);
+  assert.deepEqual(spec("(?P<kw>def)").analysis.literals, ["def"]);
+  assert.deepEqual(spec("no_(?i)proxy").analysis.literals, ["no_"]);
+  assert.equal(spec("foo", { ...plain, ignoreCase: true }).analysis.literals, null);
+});
+
+Deno.test("pattern: multiline uses the whole file only when the pattern can span lines or uses \\A/\\z", () => {
+  const ml = { ...plain, multiline: true };
+  assert.equal(spec("a.b", ml).analysis.wholeFile, true); // --multiline-dotall
+  assert.equal(spec("a\\nb", ml).analysis.wholeFile, true);
+  assert.equal(spec("(?-s)a.b", ml).analysis.wholeFile, false);
+  assert.equal(spec("\\Afoo", ml).analysis.wholeFile, true);
+  assert.equal(spec("^foo$", ml).analysis.wholeFile, false);
 });
