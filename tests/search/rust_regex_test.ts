@@ -54,12 +54,16 @@ const ROWS: Row[] = [
   { pattern: "a**", yes: [""], no: [] },
   { pattern: "^*a", yes: ["a"], no: ["b"] },
   // Escapes
-  { pattern: "a\\-b\\.c\\/\\\"", yes: ['a-b.c/"'], no: ["a-bxc/\""] },
+  { pattern: 'a\\-b\\.c\\/\\"', yes: ['a-b.c/"'], no: ['a-bxc/"'] },
   { pattern: "\\x41\\x{42}\\u0043\\u{44}\\U00000045\\U{46}", yes: ["ABCDEF"], no: ["ABCDE"] },
   { pattern: "\\x{1F600}", yes: ["smile \u{1F600}"], no: ["\u{1F601}"] },
   { pattern: "\\x{10FFFF}", yes: ["\u{10FFFF}"], no: ["x"] },
   { pattern: "\\t\\a\\f\\v\\r", yes: ["\t\x07\f\v\r"], no: ["t"] },
-  { pattern: "a\\*\\+\\?\\(\\)\\|\\[\\]\\{\\}\\^\\$\\#\\&\\~", yes: ["a*+?()|[]{}^$#&~"], no: ["a"] },
+  {
+    pattern: "a\\*\\+\\?\\(\\)\\|\\[\\]\\{\\}\\^\\$\\#\\&\\~",
+    yes: ["a*+?()|[]{}^$#&~"],
+    no: ["a"],
+  },
   { pattern: "}]", yes: ["a}]"], no: ["]}"] },
   // Perl classes: ASCII, like rg --no-unicode
   { pattern: "^\\d+$", yes: ["0123456789"], no: ["\u0663", "1a"] },
@@ -133,8 +137,12 @@ for (const row of ROWS) {
     if ("error" in r) throw new Error(r.error);
     assert.equal(r.spec.flags, "");
     const re = new RegExp(r.spec.source, r.spec.flags);
-    for (const line of row.yes) assert.equal(re.test(line), true, `${label} should match ${JSON.stringify(line)}`);
-    for (const line of row.no) assert.equal(re.test(line), false, `${label} should not match ${JSON.stringify(line)}`);
+    for (const line of row.yes) {
+      assert.equal(re.test(line), true, `${label} should match ${JSON.stringify(line)}`);
+    }
+    for (const line of row.no) {
+      assert.equal(re.test(line), false, `${label} should not match ${JSON.stringify(line)}`);
+    }
   });
 }
 
@@ -201,7 +209,11 @@ const ERRORS: [string, RegExp][] = [
 
 for (const [pattern, message] of ERRORS) {
   Deno.test(`rust_regex: ${JSON.stringify(pattern)} is an error naming the problem`, () => {
-    const r = translatePattern(pattern, { ignoreCase: false, fixedStrings: false, multiline: false });
+    const r = translatePattern(pattern, {
+      ignoreCase: false,
+      fixedStrings: false,
+      multiline: false,
+    });
     assert.ok("error" in r, `expected an error for ${pattern}`);
     assert.match(r.error, message);
     assert.ok(r.error.startsWith(`Invalid regex "${pattern}": `), r.error);
@@ -218,14 +230,16 @@ Deno.test("rust_regex: 30,000 nested groups are one sentence, not a stack overfl
   });
   assert.ok("error" in r);
   assert.match(r.error, /nests groups or classes deeper than 250 levels/);
-  assert.throws(() => parseRustRegex("[".repeat(300) + "a" + "]".repeat(300), {
-    caseInsensitive: false,
-    dotAll: false,
-  }), /deeper than 250/);
-  assert.throws(() => parseRustRegex("a" + "*".repeat(5000), {
-    caseInsensitive: false,
-    dotAll: false,
-  }), /repetitions deeper than 250/);
+  assert.throws(() =>
+    parseRustRegex("[".repeat(300) + "a" + "]".repeat(300), {
+      caseInsensitive: false,
+      dotAll: false,
+    }), /deeper than 250/);
+  assert.throws(() =>
+    parseRustRegex("a" + "*".repeat(5000), {
+      caseInsensitive: false,
+      dotAll: false,
+    }), /repetitions deeper than 250/);
 });
 
 Deno.test("rust_regex: an over-long pattern is refused with its length", () => {
