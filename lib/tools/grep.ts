@@ -80,6 +80,15 @@ function optionalInt(value: unknown): number | undefined {
   return typeof value === "number" ? value : undefined;
 }
 
+/** Offset of the first NUL byte of a named file (grep's binary rule), or -1. */
+async function firstNul(ctx: ToolContext, rel: string): Promise<number> {
+  try {
+    return (await ctx.workspace.readFile(rel)).indexOf(0);
+  } catch {
+    return -1; // vanished meanwhile: nothing to say beyond "No matches"
+  }
+}
+
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
   const pattern = String(args.pattern);
@@ -176,7 +185,12 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
   }
   if (lines.length === 0) {
-    lines.push(offset > 0 && entries.length > 0 ? "No more matches" : "No matches found");
+    const binary = file && totalFiles === 0 ? await firstNul(ctx, base) : -1;
+    if (binary >= 0) {
+      lines.push(
+        `Skipped "${base}": it is a binary file (a NUL byte at offset ${binary}), and grep searches text files only`,
+      );
+    } else lines.push(offset > 0 && entries.length > 0 ? "No more matches" : "No matches found");
   }
   const key = mode === "files_with_matches" ? "files" : mode === "count" ? "counts" : "lines";
   const structured: Record<string, unknown> = {

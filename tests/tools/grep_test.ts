@@ -409,3 +409,22 @@ toolTest("grep: a missing path suggests the nearest served paths", TREE, async (
     /no such file or folder in the workspace; did you mean src\/deep\/c\.js\?$/,
   );
 });
+
+toolTest("grep: a named binary file is reported as skipped, not as no matches", {
+  ...TREE,
+  "late.bin": "foo line\n".repeat(40_000) + "\0tail\n",
+}, async (h) => {
+  for (const [path, at] of [["bin.dat", 4], ["late.bin", 360_000]] as const) {
+    for (const output_mode of ["files_with_matches", "content", "count"]) {
+      const r = await call(grepTool, { pattern: "foo", path, output_mode }, h);
+      assert.notEqual(r.isError, true);
+      assert.equal(
+        text(r),
+        `Skipped "${path}": it is a binary file (a NUL byte at offset ${at}), and grep searches text files only`,
+      );
+      assert.equal(sc(r).total_files, 0);
+    }
+  }
+  const plain = await call(grepTool, { pattern: "nothing-here", path: "src/a.ts" }, h);
+  assert.equal(text(plain), "No matches found");
+});
