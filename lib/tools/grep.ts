@@ -23,7 +23,8 @@ const inputSchema = {
   properties: {
     pattern: {
       type: "string",
-      description: "JavaScript regex (no u flag unless \\p{ or \\u{ is used; (?i) prefix = -i)",
+      description:
+        "Regex in ripgrep's syntax (Rust regex crate): (?i) anywhere, \\A, [[:alpha:]], \\pL; \\w \\d ASCII; no backreferences or look-around",
     },
     path: { type: "string", description: "File or folder to search (default: workspace root)" },
     glob: {

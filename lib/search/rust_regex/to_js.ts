@@ -122,14 +122,15 @@ function lookSource(look: LookKind, crlf: boolean, subject: Subject): string {
       return "\\b";
     case "not_word":
       return "\\B";
+    // Lookbehinds only: V8's linear-time fallback refuses lookaheads.
     case "word_start":
-      return `\\b(?=${w})`;
+      return `\\b(?<!${w})`;
     case "word_end":
       return `\\b(?<=${w})`;
     case "word_start_half":
       return `(?<!${w})`;
     case "word_end_half":
-      return `(?!${w})`;
+      return `(?:\\b(?<=${w})|\\B(?<!${w}))`;
   }
   if (subject === "line") return look === "start_line" || look === "start_text" ? "^" : "$";
   const nl = crlf ? "[^\\n\\r]" : "[^\\n]";
