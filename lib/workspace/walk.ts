@@ -18,6 +18,7 @@ import {
   normalizeSegments,
   relativeUnder,
 } from "./names.ts";
+import { isTempName } from "./temp_names.ts";
 import type { IgnoreIndex } from "./ignore_rules.ts";
 
 /** What a walk needs of the workspace it walks. */
@@ -52,6 +53,8 @@ export interface WalkOptions {
   /** Fill size and mtimeMs (a stat per entry); otherwise both stay 0. */
   stat?: boolean;
   signal?: AbortSignal;
+  /** Told of each temp file of an atomic write that the walk skips (the stale-temp sweep). */
+  onTemp?: (folderReal: string, name: string) => void;
 }
 
 interface Resolved {
@@ -199,6 +202,10 @@ export function* walkTree(
     }
     if (name.includes("\\")) continue; // cannot be named back: backslashes are refused on input
     if (isGitName(name) || (!allowSecrets && isSecretName(name))) continue;
+    if (isTempName(name)) {
+      options.onTemp?.(f.real, name);
+      continue;
+    }
 
     const rel = child(f.rel, name);
     let abs = childAbs(f.real, name);

@@ -18,6 +18,7 @@ import {
   normalizeSegments,
   relativeUnder,
 } from "./names.ts";
+import { isTempName } from "./temp_names.ts";
 import { fileUriToPath, looksLikeUri, UriError } from "./uri.ts";
 import { type WalkEntry, type WalkOptions, type WalkScope, walkTree } from "./walk.ts";
 import { type SuggestOptions, suggestPaths } from "./suggest.ts";
@@ -227,10 +228,11 @@ export class Workspace {
   /**
    * The root-relative path `input` names, by the lexical rules alone (inside the root; the path
    * need not exist, and secret, ignore and `.git` rules are not applied), or a WorkspaceError.
-   * For names that live in git history rather than on disk.
+   * For names that live in git history rather than on disk, and for the write checks
+   * (write_target.ts), which apply the other guards themselves; `verb` words the refusal.
    */
-  relativePath(input: string): string {
-    return this.#lexical(input, "access");
+  relativePath(input: string, verb = "access"): string {
+    return this.#lexical(input, verb);
   }
 
   #lexical(input: string, verb: string): string {
@@ -276,6 +278,8 @@ export class Workspace {
     const segments = rel === "" ? [] : rel.split("/");
     const named = isRuleSegmentHit(segments, this.options.allowSecrets);
     if (named !== null) throw refuse(named, input, verb);
+    // Temp files of atomic writes are never served: as if absent.
+    if (segments.some(isTempName)) throw refuse("missing", input, verb);
     let real: string;
     let info: Deno.FileInfo | null;
     const fast = rel === "" ? null : this.#fastReal(rel);
@@ -453,13 +457,19 @@ export class Workspace {
   /** An identity-checked handle for streaming reads; the caller closes it. */
   async openFile(
     rel: string,
-  ): Promise<{ file: Deno.FsFile; size: number; mtimeMs: number; rel: string }> {
+  ): Promise<{ file: Deno.FsFile; size: number; mtimeMs: number; rel: string; abs: string }> {
     const r = this.#resolveFile(rel);
     const file = await Deno.open(r.abs, { read: true });
     try {
       const opened = await file.stat();
       this.#checkIdentity(rel, r.info, opened);
-      return { file, size: opened.size, mtimeMs: opened.mtime?.getTime() ?? 0, rel: r.rel };
+      return {
+        file,
+        size: opened.size,
+        mtimeMs: opened.mtime?.getTime() ?? 0,
+        rel: r.rel,
+        abs: r.abs,
+      };
     } catch (e) {
       file.close();
       throw e;

@@ -1,0 +1,97 @@
+/** edit_file: replace a unique string in a file, Claude Code's Edit (docs/tools.md "edit_file"). */
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { budgetDiff } from "../edits/diff.ts";
+import { editFile, EditRefusal } from "../edits/operations.ts";
+import { editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
+
+const inputSchema = {
+  type: "object",
+  properties: {
+    file_path: {
+      type: "string",
+      description:
+        "File to edit (absolute path inside the workspace, workspace-relative, or file://)",
+    },
+    path: { type: "string", description: "Same as file_path (give exactly one of the two)" },
+    old_string: {
+      type: "string",
+      description:
+        "Exact text to replace (as read_file shows it, without the line-number prefix); " +
+        "empty only to create a new file",
+    },
+    new_string: { type: "string", description: "Text to put in its place (must differ)" },
+    replace_all: {
+      type: "boolean",
+      default: false,
+      description: "Replace every occurrence (default: old_string must occur exactly once)",
+    },
+    dry_run: {
+      type: "boolean",
+      default: false,
+      description: "Only show the diff; change nothing",
+    },
+  },
+  required: ["old_string", "new_string"],
+  additionalProperties: false,
+};
+
+const outputSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Workspace-relative path" },
+    replacements: { type: "integer", description: "Occurrences replaced" },
+    diff: { type: "string", description: "Unified diff of the change (3 lines of context)" },
+    sha256: { type: "string", description: "SHA-256 of the file's new content" },
+  },
+  required: ["path", "replacements", "diff", "sha256"],
+  additionalProperties: false,
+};
+
+async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const edits = editSessionOf(ctx);
+  const input = targetPath(args, "edit");
+  let outcome;
+  try {
+    outcome = await editFile(ctx.workspace, edits, {
+      input,
+      oldString: args.old_string as string,
+      newString: args.new_string as string,
+      replaceAll: args.replace_all === true,
+      dryRun: args.dry_run === true,
+    }, { maxBytes: ctx.config.maxReadBytes });
+  } catch (error) {
+    if (error instanceof EditRefusal) throw new ToolError(error.message);
+    throw error;
+  }
+  const diff = budgetDiff(outcome.diff, ctx.config.maxOutputChars);
+  const count = `${outcome.replacements} replacement${outcome.replacements === 1 ? "" : "s"}`;
+  const head = !outcome.written
+    ? `Dry run: ${outcome.path} was not changed; ${count} would be made`
+    : outcome.created
+    ? `Created ${outcome.path}`
+    : `Edited ${outcome.path}: ${count}`;
+  return {
+    content: [{ type: "text", text: diff === "" ? head : `${head}\n${diff}` }],
+    structuredContent: {
+      path: outcome.path,
+      replacements: outcome.replacements,
+      diff,
+      sha256: outcome.sha256,
+    },
+  };
+}
+
+export const editFileTool: Tool = {
+  name: "edit_file",
+  title: "Edit a file",
+  description: "Replace old_string with new_string in a file. old_string must match the file " +
+    "exactly (whitespace included) and occur exactly once, unless replace_all is true; on a " +
+    "miss the closest lines are shown, when ambiguous the lines of every match. Read the file " +
+    "with read_file first: an unread file, or one changed since it was read, is refused. Line " +
+    "endings, a BOM and the final newline are kept. An empty old_string creates a new file. " +
+    "dry_run shows the diff without writing. Give file_path or path.",
+  inputSchema,
+  outputSchema,
+  annotations: editAnnotations("Edit a file"),
+  run,
+};

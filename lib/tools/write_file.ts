@@ -1,0 +1,77 @@
+/** write_file: create or replace a whole file, Claude Code's Write (docs/tools.md "write_file"). */
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { budgetDiff } from "../edits/diff.ts";
+import { EditRefusal, writeFile } from "../edits/operations.ts";
+import { editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
+
+const inputSchema = {
+  type: "object",
+  properties: {
+    file_path: {
+      type: "string",
+      description:
+        "File to write (absolute path inside the workspace, workspace-relative, or file://)",
+    },
+    path: { type: "string", description: "Same as file_path (give exactly one of the two)" },
+    content: { type: "string", description: "The whole new content of the file" },
+  },
+  required: ["content"],
+  additionalProperties: false,
+};
+
+const outputSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Workspace-relative path" },
+    created: { type: "boolean", description: "True when the file did not exist before" },
+    bytes: { type: "integer", description: "Size of the file written, in bytes" },
+    sha256: { type: "string", description: "SHA-256 of the file's new content" },
+    diff: { type: "string", description: "Unified diff against the old content (replacing only)" },
+  },
+  required: ["path", "created", "bytes", "sha256"],
+  additionalProperties: false,
+};
+
+async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const edits = editSessionOf(ctx);
+  const input = targetPath(args, "write");
+  let outcome;
+  try {
+    outcome = await writeFile(ctx.workspace, edits, {
+      input,
+      content: args.content as string,
+    }, { maxBytes: ctx.config.maxReadBytes });
+  } catch (error) {
+    if (error instanceof EditRefusal) throw new ToolError(error.message);
+    throw error;
+  }
+  const structured: Record<string, unknown> = {
+    path: outcome.path,
+    created: outcome.created,
+    bytes: outcome.bytes,
+    sha256: outcome.sha256,
+  };
+  let text = outcome.created
+    ? `Created ${outcome.path} (${outcome.bytes} bytes)`
+    : `Replaced ${outcome.path} (${outcome.bytes} bytes)`;
+  if (outcome.diff !== undefined) {
+    const diff = budgetDiff(outcome.diff, ctx.config.maxOutputChars);
+    structured.diff = diff;
+    if (diff !== "") text += `\n${diff}`;
+    else text += "; the content was already this";
+  }
+  return { content: [{ type: "text", text }], structuredContent: structured };
+}
+
+export const writeFileTool: Tool = {
+  name: "write_file",
+  title: "Write a file",
+  description: "Write content to a file: create it (with missing parent folders inside the " +
+    "workspace) or replace it whole. Replacing needs a read_file of the file in this session, " +
+    "and is refused if it changed since; a CRLF file stays CRLF and a BOM is kept. Prefer " +
+    "edit_file for changes to part of a file. Give file_path or path.",
+  inputSchema,
+  outputSchema,
+  annotations: editAnnotations("Write a file"),
+  run,
+};
