@@ -24,6 +24,9 @@ export interface WriteTarget {
   createDirs: string[];
 }
 
+/** Characters that keep a name from being served (docs/workspace.md "What is served"). */
+const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
+
 function quote(input: string): string {
   return JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input);
 }
@@ -73,6 +76,13 @@ function namedRule(
     }
   }
   for (const s of segments) {
+    if (CONTROL.test(s)) {
+      return new WorkspaceError(
+        "invalid-path",
+        input,
+        `Cannot ${verb} ${quote(input)}: a name with a control character would never be served`,
+      );
+    }
     if (isTempName(s)) {
       return new WorkspaceError(
         "invalid-path",
