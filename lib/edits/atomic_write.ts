@@ -2,8 +2,8 @@
  * The one way the server writes a file (docs/tools.md "How a write happens"): a temporary file in
  * the target's folder (exclusive create, the old file's mode or 0644 minus umask), its bytes,
  * fsync, rename over the target, fsync of the folder. A crash at any moment leaves the old or the
- * new content; a temp file left behind has a name the walk never serves and that the next start
- * removes (sweepStaleTemps).
+ * new content; a temp file left behind has a name the walk never serves, and the next start
+ * removes it (stale_temps.ts: the writer's lock on it died with the writer).
  */
 import { tempName } from "../workspace/temp_names.ts";
 
@@ -57,6 +57,8 @@ export async function writeAtomic(
   let written: Deno.FileInfo;
   try {
     try {
+      // Held until the process ends or the file closes: the start sweep leaves it alone.
+      await file.lock(true);
       // The umask may have cleared bits of the old mode: set them exactly.
       if (options.mode !== null) await Deno.chmod(temp, options.mode);
       await writeAll(file, bytes);

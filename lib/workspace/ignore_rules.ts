@@ -200,6 +200,12 @@ export class IgnoreIndex {
     this.#root = root;
   }
 
+  /** Drops every cached level: an ignore file was just written. */
+  forget(): void {
+    this.#cache.clear();
+    this.#rootChainAt = -Infinity;
+  }
+
   /** The chain of the root's entries: folders above the root, then the root (re-read every 2 s). */
   rootChain(fresh = false): IgnoreChain {
     const now = performance.now();

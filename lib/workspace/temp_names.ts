@@ -6,7 +6,6 @@
 
 const PREFIX = ".shipcode-write-";
 const SUFFIX = ".tmp";
-const PATTERN = /^\.shipcode-write-(\d+)-[0-9a-f]{16}\.tmp$/;
 
 /** True for a name of the temp-file pattern (the walk skips these; paths may not name them). */
 export function isTempName(name: string): boolean {
@@ -20,10 +19,4 @@ export function tempName(pid: number): string {
   let hex = "";
   for (const b of random) hex += b.toString(16).padStart(2, "0");
   return `${PREFIX}${pid}-${hex}${SUFFIX}`;
-}
-
-/** The process id a temp name was made by, or null when the name is not ours. */
-export function tempOwner(name: string): number | null {
-  const m = PATTERN.exec(name);
-  return m === null ? null : Number(m[1]);
 }

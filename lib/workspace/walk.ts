@@ -307,6 +307,11 @@ const CACHE_TTL_MS = 30_000;
 const listings = new Map<string, { mtimeMs: number; at: number; entries: Deno.DirEntry[] }>();
 let cachedEntries = 0;
 
+/** Drops the cached listing of the folder at `real` (a file was just created in it). */
+export function forgetListing(real: string): void {
+  forget(real);
+}
+
 function forget(real: string): void {
   const old = listings.get(real);
   if (old === undefined) return;

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { editFile, EditRefusal, writeFile } from "../../lib/edits/operations.ts";
 import { type EditFixture, editFixture, LIMITS } from "./helpers.ts";
 import { sh } from "../workspace/fixture.ts";
+import { sweepStaleTemps } from "../../lib/edits/stale_temps.ts";
 
 function edit(
   f: EditFixture,
@@ -286,4 +287,23 @@ editTest("write: a temp file left by a crash is never served", { "a.txt": "a\n" 
     ),
   );
   assert.match(message, /temporary files/);
+});
+
+editTest("write: stale temp files are removed by the start sweep, live ones are not", {
+  "a.txt": "a\n",
+  "sub/b.txt": "b\n",
+}, async (f) => {
+  const dead = ".shipcode-write-4194303-0123456789abcdef.tmp";
+  const live = `.shipcode-write-${Deno.pid}-0123456789abcdef.tmp`;
+  Deno.writeTextFileSync(`${f.root}/sub/${dead}`, "partial");
+  // A writer in flight holds the lock on its temp file.
+  const writer = Deno.openSync(`${f.root}/${live}`, { write: true, createNew: true });
+  writer.lockSync(true);
+  try {
+    assert.equal(await sweepStaleTemps(f.ws), 1);
+    assert.deepEqual([...Deno.readDirSync(`${f.root}/sub`)].map((e) => e.name), ["b.txt"]);
+    assert.ok(Deno.statSync(`${f.root}/${live}`).isFile);
+  } finally {
+    writer.close();
+  }
 });
