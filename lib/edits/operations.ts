@@ -201,7 +201,7 @@ export async function editFile(
     throw new EditRefusal("old_string and new_string are the same: there is nothing to change");
   }
   const target = resolveForWrite(ws, request.input, "edit");
-  return edits.locks.run(target.abs, async () => {
+  return await edits.locks.run(target.abs, async () => {
     if (target.info === null) {
       if (request.oldString !== "") {
         throw new EditRefusal(
@@ -294,7 +294,7 @@ export async function writeFile(
   limits: EditLimits,
 ): Promise<WriteOutcome> {
   const target = resolveForWrite(ws, request.input, "write");
-  return edits.locks.run(target.abs, async () => {
+  return await edits.locks.run(target.abs, async () => {
     if (target.info === null) {
       const bytes = encodeText(request.content);
       if (bytes.length > limits.maxBytes) {

@@ -25,7 +25,13 @@ export interface WriteTarget {
 }
 
 /** Characters that keep a name from being served (docs/workspace.md "What is served"). */
-const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
+function hasControl(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
+}
 
 function quote(input: string): string {
   return JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input);
@@ -76,7 +82,7 @@ function namedRule(
     }
   }
   for (const s of segments) {
-    if (CONTROL.test(s)) {
+    if (hasControl(s)) {
       return new WorkspaceError(
         "invalid-path",
         input,

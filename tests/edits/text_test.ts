@@ -75,7 +75,7 @@ Deno.test("replace: a miss shows the closest lines with their numbers", () => {
 Deno.test("replace: a multi-line miss shows the closest window", () => {
   const text = "a\nb\nlet x = 1;\nlet y = 2;\nc\n";
   const closest = closestLines(text, "let x = 1;\nlet y = 3;");
-  assert.match(closest, /     3\tlet x = 1;\n     4\tlet y = 2;/);
+  assert.ok(closest.includes("     3\tlet x = 1;\n     4\tlet y = 2;"), closest);
 });
 
 Deno.test("replace: nothing close is said plainly", () => {
