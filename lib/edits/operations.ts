@@ -4,7 +4,12 @@
  * write), compute the new content in the file's own form, write it atomically, remember it as
  * read and tell the caches. Refusals throw EditRefusal (or the workspace's WorkspaceError).
  */
-import { createFolders, resolveForWrite, type WriteTarget } from "../workspace/write_target.ts";
+import {
+  createFolders,
+  forgetAfterWrite,
+  resolveForWrite,
+  type WriteTarget,
+} from "../workspace/write_target.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { writeAtomic } from "./atomic_write.ts";
 import { unifiedDiff } from "./diff.ts";
@@ -174,6 +179,7 @@ function stillThere(target: WriteTarget, loaded: Loaded | null): () => void {
 }
 
 async function commit(
+  ws: Workspace,
   edits: EditSession,
   target: WriteTarget,
   bytes: Uint8Array,
@@ -186,7 +192,10 @@ async function commit(
     beforeRename: stillThere(target, loaded),
   });
   const state = await edits.reads.recordBytes(target.abs, bytes, written);
-  edits.written({ rel: target.rel, abs: target.abs, created: loaded === null });
+  // Every cache sees the write at once: this thread's, then the session's listeners (workers).
+  const file = { rel: target.rel, abs: target.abs, created: loaded === null };
+  forgetAfterWrite(ws, file);
+  edits.written(file);
   return state.sha256;
 }
 
@@ -217,7 +226,7 @@ export async function editFile(
       const diff = await unifiedDiff(target.rel, null, request.newString);
       const sha256 = request.dryRun
         ? await sha256Hex(bytes)
-        : await commit(edits, target, bytes, null, "edit");
+        : await commit(ws, edits, target, bytes, null, "edit");
       return {
         path: target.rel,
         replacements: 1,
@@ -271,7 +280,7 @@ export async function editFile(
     const diff = await unifiedDiff(target.rel, loaded.plain, plain);
     const sha256 = request.dryRun
       ? await sha256Hex(bytes)
-      : await commit(edits, target, bytes, loaded, "edit");
+      : await commit(ws, edits, target, bytes, loaded, "edit");
     return {
       path: target.rel,
       replacements,
@@ -300,7 +309,7 @@ export async function writeFile(
       if (bytes.length > limits.maxBytes) {
         throw tooLarge("write", target.rel, bytes.length, limits, "the content is");
       }
-      const sha256 = await commit(edits, target, bytes, null, "write");
+      const sha256 = await commit(ws, edits, target, bytes, null, "write");
       return { path: target.rel, created: true, bytes: bytes.length, sha256 };
     }
     const loaded = await load(ws, target, "write", limits);
@@ -315,7 +324,7 @@ export async function writeFile(
       throw tooLarge("write", target.rel, bytes.length, limits, "the content is");
     }
     const diff = await unifiedDiff(target.rel, loaded.plain, plain);
-    const sha256 = await commit(edits, target, bytes, loaded, "write");
+    const sha256 = await commit(ws, edits, target, bytes, loaded, "write");
     return { path: target.rel, created: false, bytes: bytes.length, sha256, diff };
   });
 }

@@ -10,6 +10,8 @@ import { type ToolAvailability, toolsFor } from "../tools/index.ts";
 import { Session } from "../tools/session.ts";
 import { log } from "../log.ts";
 import { Workspace } from "../workspace/workspace.ts";
+import { loadDiffLibrary } from "../edits/diff.ts";
+import { sweepStaleTemps } from "../edits/stale_temps.ts";
 import { warmValidator } from "./arguments.ts";
 import { featureMethods } from "./methods.ts";
 import { warmToolChecks } from "./tools.ts";
@@ -32,9 +34,10 @@ export function loadFeatures(
   available: ToolAvailability,
 ): LoadedFeatures {
   const workspace = openAt(root, config);
-  const session = new Session();
+  const session = new Session({ write: available.write });
   const tools = { tools: toolsFor(available), workspace, config, session };
-  const resources = createResourceProvider(workspace, config);
+  const edits = session.edits;
+  const resources = createResourceProvider(workspace, config, { edits });
   return {
     table: featureMethods({ tools, resources }),
     warm() {
@@ -42,6 +45,10 @@ export function loadFeatures(
       warmToolChecks(tools);
       if (workspace !== null) session.warm();
       resources.warm();
+      if (edits !== null && workspace !== null) {
+        loadDiffLibrary().catch(() => {});
+        sweepStaleTemps(workspace);
+      }
     },
     close() {
       session.close();

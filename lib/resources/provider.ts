@@ -9,6 +9,8 @@ import { signCursor, verifyCursor, warmCursorKey } from "./cursor.ts";
 import { loadMimeLibrary, mimeTypeOrFallback } from "./mime.ts";
 import { decodeText } from "./text.ts";
 import { Listings } from "./listing.ts";
+import type { EditSession } from "../edits/edit_session.ts";
+import { recordBytesRead } from "../edits/record_read.ts";
 
 export const DEFAULT_PAGE_SIZE = 1000;
 
@@ -36,7 +38,7 @@ function baseName(rel: string): string {
 export function createResourceProvider(
   workspace: Workspace | null,
   config: Config,
-  options: { pageSize?: number } = {},
+  options: { pageSize?: number; edits?: EditSession | null } = {},
 ): ResourceProvider & { close(): void; warm(): void } {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
@@ -110,6 +112,8 @@ export function createResourceProvider(
       // read costs more than the read itself, and nothing else can touch the scratch meanwhile.
       const bytes = readAll(file, size);
       const text = decodeText(bytes);
+      // With --write: what the client was given counts as read (read before write).
+      if (text !== null && options.edits) await recordBytesRead(options.edits, opened, bytes);
       const mimeType = mimeTypeOrFallback(baseName(opened.rel), text !== null);
       contents = text !== null
         ? { uri, mimeType, text }

@@ -99,6 +99,14 @@ export class SearchPool {
     }
   }
 
+  /**
+   * Tells every worker to drop its cached workspaces and folder listings (a file was written);
+   * messages run in order, so every later job sees the change.
+   */
+  forget(): void {
+    for (const slot of this.#slots) slot.worker.postMessage({ t: "forget" } satisfies ToWorker);
+  }
+
   /** Terminates every worker (the server calls this on shutdown; they keep the process alive). */
   stop(): void {
     Atomics.store(this.#ints, CTL_JOB, 0);

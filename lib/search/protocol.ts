@@ -61,7 +61,12 @@ export interface ListMessage {
   depth: number;
 }
 
-export type ToWorker = InitMessage | WalkMessage | SearchMessage | ListMessage;
+/** Drop every cached workspace and folder listing: the server has just written a file. */
+export interface ForgetMessage {
+  t: "forget";
+}
+
+export type ToWorker = InitMessage | WalkMessage | SearchMessage | ListMessage | ForgetMessage;
 
 /** [path, count] or, in content mode within the cutoff, [path, count, output lines]. */
 export type FileResult = [string, number] | [string, number, string[]];

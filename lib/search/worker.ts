@@ -7,6 +7,7 @@
 /// <reference lib="deno.worker" />
 import { joinRoot } from "../workspace/names.ts";
 import { Workspace, type WorkspaceOptions } from "../workspace/workspace.ts";
+import { forgetListings } from "../workspace/walk.ts";
 import { globFilter } from "./glob_match.ts";
 import { createMatcher, type Matcher } from "./matcher.ts";
 import { CHUNK_BYTES, countInChunks, decodeForSearch } from "./decode.ts";
@@ -237,6 +238,11 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
     stamps = new Float64Array(message.control, CTL_STAMP_OFFSET);
     slot = message.slot;
     post({ t: "ready" });
+    return;
+  }
+  if (message.t === "forget") {
+    workspaces.clear();
+    forgetListings();
     return;
   }
   if (!current(message.job)) return;

@@ -3,10 +3,12 @@
  * is one file in this folder and one line here (docs/tools.md, "Adding a tool").
  */
 import type { Tool } from "./tool.ts";
+import { editFileTool } from "./edit_file.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { listDirTool } from "./list_dir.ts";
 import { readFileTool } from "./read_file.ts";
+import { writeFileTool } from "./write_file.ts";
 
 /** What a session can do, decided once at start from the flags and the machine. */
 export interface ToolAvailability {
@@ -27,6 +29,8 @@ export const TOOL_TABLE: readonly ToolEntry[] = [
   { tool: grepTool },
   { tool: listDirTool },
   { tool: readFileTool },
+  { tool: editFileTool, when: (s) => s.write },
+  { tool: writeFileTool, when: (s) => s.write },
 ];
 
 /** The tools one session offers. */

@@ -5,6 +5,7 @@
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { readOnlyAnnotations } from "./tool_support.ts";
 import { WorkspaceError } from "../workspace/workspace.ts";
+import { recordFileRead } from "../edits/record_read.ts";
 import { HARD_CAP_CHARS } from "../search/paging.ts";
 import { type LineScan, scanLines } from "../read/line_scan.ts";
 import { base64, IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
@@ -57,7 +58,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   }
   const input = (hasPath ? args.path : args.file_path) as string;
   let rel: string;
-  let opened: { file: Deno.FsFile; size: number };
+  let opened: { file: Deno.FsFile; size: number; mtimeMs: number; abs: string };
   try {
     rel = ws.resolve(input).rel;
     opened = await ws.openFile(rel);
@@ -134,6 +135,11 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     if (more) structured.next_offset = pass.end + 1;
     structured.truncated = more;
     structured.text = pass.shown.join("\n");
+    // With --write the session remembers what was read (read before write, docs/tools.md).
+    const edits = ctx.session.edits;
+    if (edits !== null) {
+      await recordFileRead(edits, ws, rel, { ...opened, maxBytes: ctx.config.maxReadBytes });
+    }
     return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
   } finally {
     try {

@@ -312,6 +312,12 @@ export function forgetListing(real: string): void {
   forget(real);
 }
 
+/** Drops every cached folder listing. */
+export function forgetListings(): void {
+  listings.clear();
+  cachedEntries = 0;
+}
+
 function forget(real: string): void {
   const old = listings.get(real);
   if (old === undefined) return;

@@ -8,6 +8,7 @@
 import { isGitName, isSecretName, joinRoot, relativeUnder } from "./names.ts";
 import { isTempName } from "./temp_names.ts";
 import { type Workspace, WorkspaceError } from "./workspace.ts";
+import { forgetListing } from "./walk.ts";
 
 export interface WriteTarget {
   /** Root-relative path as named. */
@@ -205,4 +206,16 @@ export async function createFolders(target: WriteTarget, verb: string): Promise<
       }: its folder changed while it was being created; try again`,
     );
   }
+}
+
+const IGNORE_FILES = new Set([".gitignore", ".ignore", ".rgignore"]);
+
+/**
+ * What this thread caches about a file just written: the folder's sorted listing (a new name) and
+ * the ignore rules when the file is an ignore file. (Workers are told by the search pool.)
+ */
+export function forgetAfterWrite(ws: Workspace, written: { abs: string; created: boolean }): void {
+  const slash = written.abs.lastIndexOf("/");
+  if (written.created) forgetListing(slash === 0 ? "/" : written.abs.slice(0, slash));
+  if (IGNORE_FILES.has(written.abs.slice(slash + 1).toLowerCase())) ws.ignoreIndex?.forget();
 }

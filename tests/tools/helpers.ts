@@ -40,7 +40,7 @@ export async function harness(
     progress: (n) => progress.push(n),
     workspace: ws,
     config: { ...defaultConfig(), root, ...config },
-    session: new Session(),
+    session: new Session({ write: config.write ?? false }),
   };
   return { root, ws, ctx, progress, controller };
 }
