@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
-import { TOOL_TABLE } from "../../lib/tools/index.ts";
+import { TOOL_TABLE, toolsFor } from "../../lib/tools/index.ts";
 
 const TOOLS = TOOL_TABLE.map((entry) => entry.tool);
+/** The tools that write (docs/tools.md "edit_file", "write_file"), listed only with --write. */
+const EDIT_TOOLS = ["edit_file", "write_file"];
 import type { JsonSchema } from "../../lib/tools/tool.ts";
 
 const KEYWORDS = new Set([
@@ -30,11 +32,17 @@ function checkKeywords(schema: JsonSchema, where: string): void {
   }
 }
 
-Deno.test("tools: the four code tools are exported", () => {
-  assert.deepEqual(TOOLS.map((t) => t.name).sort(), ["glob", "grep", "list_dir", "read_file"]);
+Deno.test("tools: the four code tools are exported; the edit tools only with --write", () => {
+  const names = (write: boolean) => toolsFor({ write, git: false }).map((t) => t.name);
+  for (const name of ["glob", "grep", "list_dir", "read_file"]) {
+    assert.ok(names(false).includes(name) && names(true).includes(name), name);
+  }
+  for (const name of EDIT_TOOLS) {
+    assert.ok(!names(false).includes(name) && names(true).includes(name), name);
+  }
 });
 
-Deno.test("tools: definitions list keys in wire order with read-only annotations", () => {
+Deno.test("tools: definitions list keys in wire order; read-only annotations but for edits", () => {
   for (const tool of TOOLS) {
     assert.deepEqual(Object.keys(tool).slice(0, 6), [
       "name",
@@ -44,12 +52,18 @@ Deno.test("tools: definitions list keys in wire order with read-only annotations
       "outputSchema",
       "annotations",
     ]);
-    assert.deepEqual(tool.annotations, {
-      title: tool.title,
-      readOnlyHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    });
+    assert.deepEqual(
+      tool.annotations,
+      EDIT_TOOLS.includes(tool.name)
+        ? {
+          title: tool.title,
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: false,
+          openWorldHint: false,
+        }
+        : { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    );
   }
 });
 
