@@ -211,6 +211,16 @@ export class Workspace {
     return { rel: r.rel, abs: r.abs };
   }
 
+  /** True when the ignore rules exclude `rel` (or a folder on its way); false with --no-ignore. */
+  isIgnored(rel: string, isDir: boolean): boolean {
+    return this.#ignores !== null && this.#ignores.ignores(rel, isDir);
+  }
+
+  /** Drops the cached ignore rules (an ignore file was just written). */
+  forgetIgnoreRules(): void {
+    this.#ignores?.forget();
+  }
+
   /**
    * Up to `max` served paths with names near `input`, a path that does not exist (for "Did you
    * mean ...?"); none when `input` is not a path inside the root. See suggest.ts.

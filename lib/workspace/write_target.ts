@@ -162,8 +162,7 @@ export function resolveForWrite(ws: Workspace, input: string, verb: string): Wri
     const onReal = namedRule(ws, realRel.split("/"), input, verb);
     if (onReal !== null) throw onReal;
   }
-  const ignores = ws.ignoreIndex;
-  if (ignores !== null && (ignores.ignores(rel, false) || ignores.ignores(realRel, false))) {
+  if (ws.isIgnored(rel, false) || ws.isIgnored(realRel, false)) {
     throw fail(
       "ignored",
       "the path is excluded by ignore rules, so it would not be served (the server's --no-ignore flag lifts this)",
@@ -217,5 +216,5 @@ const IGNORE_FILES = new Set([".gitignore", ".ignore", ".rgignore"]);
 export function forgetAfterWrite(ws: Workspace, written: { abs: string; created: boolean }): void {
   const slash = written.abs.lastIndexOf("/");
   if (written.created) forgetListing(slash === 0 ? "/" : written.abs.slice(0, slash));
-  if (IGNORE_FILES.has(written.abs.slice(slash + 1).toLowerCase())) ws.ignoreIndex?.forget();
+  if (IGNORE_FILES.has(written.abs.slice(slash + 1).toLowerCase())) ws.forgetIgnoreRules();
 }

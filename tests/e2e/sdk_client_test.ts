@@ -71,6 +71,8 @@ const EVERY_TOOL_CALL: Array<[string, Record<string, unknown>]> = [
   ["glob", { pattern: "**/*.ts" }],
   ["grep", { pattern: "hello", output_mode: "content" }],
   ["read_file", { path: "hello.ts" }],
+  ["edit_file", { path: "hello.ts", old_string: "there", new_string: "friend" }],
+  ["write_file", { path: "src/new.ts", content: "export const made = true;\n" }],
 ];
 
 async function git(cwd: string, ...args: string[]): Promise<void> {

@@ -1,5 +1,5 @@
 /** A workspace with an edit session, and a read that records what the model saw. */
-import { makeTree, openWorkspaceAt, type Tree } from "../workspace/fixture.ts";
+import { makeTree, openWorkspaceAt, type Tree } from "../helpers/fixture.ts";
 import { EditSession } from "../../lib/edits/edit_session.ts";
 import { recordFileRead } from "../../lib/edits/record_read.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { editFile, writeFile } from "../../lib/edits/operations.ts";
 import { type EditFixture, editFixture, LIMITS } from "./helpers.ts";
-import { sh } from "../workspace/fixture.ts";
+import { sh } from "../helpers/fixture.ts";
 import { sweepStaleTemps } from "../../lib/edits/stale_temps.ts";
 
 function edit(

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { editFile, writeFile } from "../../lib/edits/operations.ts";
 import { type EditFixture, editFixture, LIMITS } from "./helpers.ts";
-import { sh } from "../workspace/fixture.ts";
+import { sh } from "../helpers/fixture.ts";
 
 async function refused(f: EditFixture, input: string): Promise<string> {
   // Pretend every file was read, so only the path rules can refuse.
