@@ -5,7 +5,7 @@
  * folder or any non-regular file; never `.git/`, a secret (without --allow-secrets), an ignored
  * path or a name of the temp-file pattern.
  */
-import { isGitName, isSecretName, joinRoot, relativeUnder } from "./names.ts";
+import { hasControlChar, isGitName, isSecretName, joinRoot, relativeUnder } from "./names.ts";
 import { isTempName } from "./temp_names.ts";
 import { type Workspace, WorkspaceError } from "./workspace.ts";
 import { forgetListing } from "./walk.ts";
@@ -23,15 +23,6 @@ export interface WriteTarget {
   info: Deno.FileInfo | null;
   /** Real paths of the folders to create first (outermost first); empty when the folder exists. */
   createDirs: string[];
-}
-
-/** Characters that keep a name from being served (docs/workspace.md "What is served"). */
-function hasControl(name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f || c === 0x2028 || c === 0x2029) return true;
-  }
-  return false;
 }
 
 function quote(input: string): string {
@@ -83,7 +74,7 @@ function namedRule(
     }
   }
   for (const s of segments) {
-    if (hasControl(s)) {
+    if (hasControlChar(s)) {
       return new WorkspaceError(
         "invalid-path",
         input,
