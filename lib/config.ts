@@ -25,6 +25,10 @@ export interface Config {
   /** False with --no-git: no git tools, and the process gives up its permission to run git. */
   git: boolean;
   logLevel: LogLevel;
+  /** --no-index: grep always scans every file (no trigram index). */
+  noIndex: boolean;
+  /** --index-max-mib: memory cap of the trigram index (default 256 MiB). */
+  indexMaxMib: number;
 }
 
 export const MIB = 1024 * 1024;
@@ -43,5 +47,7 @@ export function defaultConfig(): Config {
     write: false,
     git: true,
     logLevel: "info",
+    noIndex: false,
+    indexMaxMib: 256,
   };
 }

@@ -15,6 +15,7 @@ import { type ContentOptions, separatesFiles } from "./content_lines.ts";
 import type { PatternSpec } from "./pattern.ts";
 import type { FileResult, FromWorker, GrepMode } from "./protocol.ts";
 import type { Job, JobContext, SearchPool } from "./pool.ts";
+import type { Candidates } from "../index/trigram_index.ts";
 
 const BATCH = 128;
 const IN_FLIGHT = 2;
@@ -34,6 +35,8 @@ export interface GrepJob {
   /** Content mode: ...or once the output lines from `offset` on hold more characters. */
   collectChars: number;
   offset: number;
+  /** The files to search instead of walking `base` (from the trigram index), in walk order. */
+  candidates?: Candidates;
 }
 
 export interface GrepOutcome {
@@ -54,6 +57,7 @@ export function runGrep(
 ): Promise<GrepOutcome> {
   const batches = new Map<number, string[]>();
   const reals = new Map<number, string[]>();
+  const pieces = new Map<number, (number[] | null)[]>();
   const done = new Map<number, FileResult[]>();
   const queue: number[] = [];
   let walking = true;
@@ -82,6 +86,7 @@ export function runGrep(
           batch,
           files: batches.get(batch)!,
           reals: reals.get(batch)!,
+          pieces: pieces.get(batch),
           ws: params.ws,
           spec: params.spec,
           mode: params.mode,
@@ -103,6 +108,7 @@ export function runGrep(
       done.delete(nextOrdered);
       batches.delete(nextOrdered);
       reals.delete(nextOrdered);
+      pieces.delete(nextOrdered);
       for (const r of results) {
         if (params.mode !== "content") ordered.push(r);
         else if (!collecting || r.length !== 3) {
@@ -141,6 +147,21 @@ export function runGrep(
         reals.set(0, [""]);
         queue.push(0);
         dispatch(job);
+        return;
+      }
+      const given = params.candidates;
+      if (given !== undefined) {
+        // The index chose the files: no walk, every worker searches.
+        walking = false;
+        totalBatches = 0;
+        for (let i = 0; i < given.files.length; i += BATCH) {
+          batches.set(totalBatches, given.files.slice(i, i + BATCH));
+          reals.set(totalBatches, given.reals.slice(i, i + BATCH));
+          pieces.set(totalBatches, given.pieces.slice(i, i + BATCH));
+          queue.push(totalBatches++);
+        }
+        dispatch(job);
+        absorb(job);
         return;
       }
       job.post(walkSlot, {

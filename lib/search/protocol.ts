@@ -47,6 +47,11 @@ export interface SearchMessage {
   files: string[];
   /** The real path of each file where it differs from root + "/" + rel (symlinks), else "". */
   reals: string[];
+  /**
+   * From the trigram index, per file: null, or [size, mtimeMs, offset, length, ...]: only these
+   * line-aligned pieces can match while the file still has that size and mtime.
+   */
+  pieces?: (number[] | null)[];
   ws: WorkspaceOptions;
   spec: PatternSpec;
   mode: GrepMode;

@@ -8,7 +8,7 @@
 import { joinRoot } from "../workspace/names.ts";
 import { Workspace, type WorkspaceOptions } from "../workspace/workspace.ts";
 import { forgetListings } from "../workspace/walk.ts";
-import { globFilter } from "./glob_match.ts";
+import { scopeFilter } from "./scope.ts";
 import { createMatcher, type Matcher } from "./matcher.ts";
 import { CHUNK_BYTES, countInChunks, decodeForSearch } from "./decode.ts";
 import { contentLines } from "./content_lines.ts";
@@ -69,8 +69,7 @@ function mtimeOf(abs: string): number | null {
 
 function walk(message: WalkMessage): void {
   const ws = workspaceFor(message.ws);
-  const keep = message.globs.length > 0 ? globFilter(message.globs) : null;
-  const typeKeep = message.typeGlobs.length > 0 ? globFilter(message.typeGlobs) : null;
+  const inScope = scopeFilter(message.base, message.globs, message.typeGlobs);
   const glob = message.kind === "glob";
   let batch: string[] = [];
   let batchReals: string[] = [];
@@ -81,9 +80,7 @@ function walk(message: WalkMessage): void {
   for (const entry of ws.walk(message.base, { stat: false })) {
     if (entry.isDir) continue;
     if ((++walked & 255) === 0 && !current(message.job)) return;
-    const rel = relativeTo(message.base, entry.rel);
-    if (keep !== null && !keep(rel === "" ? entry.rel : rel)) continue;
-    if (typeKeep !== null && !typeKeep(entry.rel)) continue;
+    if (!inScope(entry.rel)) continue;
     if (glob) {
       const mtimeMs = mtimeOf(entry.abs);
       if (mtimeMs === null) continue; // vanished since the walk saw it
@@ -157,6 +154,9 @@ function release(bytes: Uint8Array): void {
   }
 }
 
+const firstPieceDecoder = new TextDecoder("utf-8");
+const laterPieceDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
 function search(message: SearchMessage): void {
   const ws = workspaceFor(message.ws);
   const m = matcherFor(message);
@@ -172,6 +172,23 @@ function search(message: SearchMessage): void {
     ints[base + 2] = i;
     stamps[slot] = Date.now();
     const real = message.reals[i];
+    const pieces = message.pieces?.[i];
+    if (pieces && !collect && !message.spec.multiline) {
+      // The index says only these pieces can match (while the file is unchanged).
+      const abs = real === "" ? joinRoot(ws.root, rel) : real;
+      const parts = ws.readRangesSync(abs, { size: pieces[0], mtimeMs: pieces[1] }, pieces.slice(2));
+      if (parts !== null) {
+        let count = 0;
+        for (let k = 0; k < parts.length; k++) {
+          const decoder = pieces[2 + 2 * k] === 0 ? firstPieceDecoder : laterPieceDecoder;
+          count += m.scanText(decoder.decode(parts[k]), { wantLines: false }).count;
+        }
+        scanned++;
+        if (count > 0) results.push([rel, count]);
+        stamps[slot] = 0;
+        continue;
+      }
+    }
     const bytes = ws.readWalkedSync(real === "" ? joinRoot(ws.root, rel) : real, scratch) ??
       (real === "" ? readChecked(ws, rel) : null);
     if (bytes === null) {

@@ -464,6 +464,48 @@ export class Workspace {
     }
   }
 
+  /**
+   * Byte ranges ([offset, length, ...]) of a walked plain file, with readWalkedSync's checks,
+   * only while it still has `expect`'s size and mtime (the trigram index's pieces); null when it
+   * changed, vanished or is refused: then read it whole.
+   */
+  readRangesSync(
+    abs: string,
+    expect: { size: number; mtimeMs: number },
+    ranges: readonly number[],
+  ): Uint8Array[] | null {
+    const rel = relativeUnder(abs, this.root);
+    if (rel === null || normalizeSegments(rel)?.join("/") !== rel) return null;
+    let file: Deno.FsFile;
+    let checked: Deno.FileInfo;
+    try {
+      checked = Deno.lstatSync(abs);
+      if (!checked.isFile) return null;
+      file = Deno.openSync(abs, { read: true });
+    } catch {
+      return null;
+    }
+    try {
+      const opened = file.statSync();
+      if (!opened.isFile || opened.dev !== checked.dev || opened.ino !== checked.ino) return null;
+      if (opened.size !== expect.size || (opened.mtime?.getTime() ?? 0) !== expect.mtimeMs) {
+        return null;
+      }
+      const parts: Uint8Array[] = [];
+      for (let k = 0; k + 1 < ranges.length; k += 2) {
+        file.seekSync(ranges[k], Deno.SeekMode.Start);
+        const part = readFullySync(file, new Uint8Array(ranges[k + 1]));
+        if (part.length !== ranges[k + 1]) return null;
+        parts.push(part);
+      }
+      return parts;
+    } catch {
+      return null;
+    } finally {
+      file.close();
+    }
+  }
+
   /** An identity-checked handle for streaming reads; the caller closes it. */
   async openFile(
     rel: string,

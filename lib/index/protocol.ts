@@ -1,0 +1,54 @@
+/** Messages between the index service (main thread) and the index worker. */
+import type { WorkspaceOptions } from "../workspace/workspace.ts";
+import type { Candidates } from "./trigram_index.ts";
+
+export interface IndexSettings {
+  ws: WorkspaceOptions;
+  /** The memory cap of the index in bytes (--index-max-mib). */
+  maxBytes: number;
+  /** Trees with more files than this wait for the first grep before building. */
+  eagerMaxFiles: number;
+  /** Watch the tree for changes (Deno.watchFs); without it the index is never trusted. */
+  watch: boolean;
+}
+
+export interface IndexQuery {
+  source: string;
+  flags: string;
+  multiline: boolean;
+  base: string;
+  globs: string[];
+  typeGlobs: string[];
+}
+
+export type ToIndex =
+  | { t: "open"; settings: IndexSettings }
+  /** A grep happened: build now if the build was deferred. */
+  | { t: "build" }
+  | { t: "query"; id: number; query: IndexQuery }
+  /** Paths (absolute or root-relative) the server itself changed: re-read before the next query. */
+  | { t: "touch"; paths: string[] }
+  /** Tests: the watcher overflowed (as a "rescan" event does). */
+  | { t: "overflow" }
+  /** Tests: stop reading watcher events (as if they were lost). */
+  | { t: "deafen" }
+  | { t: "status"; id: number };
+
+export type IndexPhase = "idle" | "waiting" | "building" | "ready" | "catching-up" | "off";
+
+export interface IndexStatus {
+  phase: IndexPhase;
+  files: number;
+  textBytes: number;
+  bytes: number;
+  /** Files left out by the memory cap (always scanned). */
+  leftOut: number;
+  /** Why the index is off or waiting, for logs. */
+  note: string;
+}
+
+export type FromIndex =
+  | { t: "state"; status: IndexStatus }
+  /** `candidates` null: use the full scan (`why` says why). */
+  | { t: "answer"; id: number; candidates: Candidates | null; why: string }
+  | { t: "status"; id: number; status: IndexStatus };

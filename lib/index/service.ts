@@ -1,0 +1,138 @@
+/**
+ * The trigram index as the main thread sees it: one worker per session that builds, refreshes
+ * and queries the index (lib/index/worker.ts). Nothing here blocks: a query is one message
+ * round trip, and while the index is not ready the answer is null at once (grep then uses the
+ * full scan).
+ */
+import { log } from "../log.ts";
+import type { Candidates } from "./trigram_index.ts";
+import type { FromIndex, IndexQuery, IndexSettings, IndexStatus, ToIndex } from "./protocol.ts";
+
+export type { IndexQuery, IndexSettings, IndexStatus };
+
+export interface IndexAnswer {
+  /** null: search the full scope (the reason is in `why`). */
+  candidates: Candidates | null;
+  why: string;
+}
+
+const OFF: IndexStatus = { phase: "off", files: 0, textBytes: 0, bytes: 0, leftOut: 0, note: "" };
+
+export class SearchIndex {
+  readonly #settings: IndexSettings;
+  #worker: Worker | null = null;
+  #status: IndexStatus = { ...OFF, phase: "idle" };
+  #next = 1;
+  readonly #waiting = new Map<number, (message: FromIndex) => void>();
+  #stopped = false;
+  #last: IndexAnswer | null = null;
+
+  constructor(settings: IndexSettings) {
+    this.#settings = settings;
+  }
+
+  /** Starts the worker: it walks the tree and builds at once, or waits for the first grep. */
+  start(): void {
+    if (this.#worker !== null || this.#stopped) return;
+    const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    worker.onmessage = (event: MessageEvent<FromIndex>) => {
+      const m = event.data;
+      if (m.t === "state") {
+        const was = this.#status.phase;
+        this.#status = m.status;
+        if (m.status.phase !== was) {
+          log.debug(
+            `index ${m.status.phase}: ${m.status.files} files, ${
+              Math.round(m.status.bytes / 1048576)
+            } MiB${m.status.note === "" ? "" : `; ${m.status.note}`}`,
+          );
+        }
+        return;
+      }
+      const resolve = this.#waiting.get(m.id);
+      this.#waiting.delete(m.id);
+      resolve?.(m);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      log.warn(`The index worker failed (${event.message}); grep uses full scans`);
+      this.#fail();
+    };
+    this.#worker = worker;
+    this.#post({ t: "open", settings: this.#settings });
+  }
+
+  /** The last state the worker reported. */
+  get status(): IndexStatus {
+    return this.#status;
+  }
+
+  /** The status as of now (a round trip to the worker). */
+  async currentStatus(): Promise<IndexStatus> {
+    if (this.#worker === null) return this.#status;
+    const id = this.#next++;
+    const m = await this.#ask(id, { t: "status", id });
+    return m !== null && m.t === "status" ? m.status : this.#status;
+  }
+
+  /**
+   * Candidate files for a grep, or null candidates for a full scan. Asking also starts a
+   * deferred build (large trees build after their first grep).
+   */
+  async candidates(query: IndexQuery): Promise<IndexAnswer> {
+    this.#last = await this.#candidates(query);
+    return this.#last;
+  }
+
+  /** The last answer (tests and logs: did the index choose the files, and if not why). */
+  get lastAnswer(): IndexAnswer | null {
+    return this.#last;
+  }
+
+  async #candidates(query: IndexQuery): Promise<IndexAnswer> {
+    const phase = this.#status.phase;
+    if (phase === "waiting") this.#post({ t: "build" });
+    if (this.#worker === null || phase !== "ready") {
+      return { candidates: null, why: `index ${phase}` };
+    }
+    const id = this.#next++;
+    const m = await this.#ask(id, { t: "query", id, query });
+    if (m === null || m.t !== "answer") return { candidates: null, why: "index stopped" };
+    return { candidates: m.candidates, why: m.why };
+  }
+
+  /** The server changed these files (absolute or root-relative): seen by the next query. */
+  touch(paths: string[]): void {
+    if (paths.length > 0) this.#post({ t: "touch", paths });
+  }
+
+  /** Tests: simulate a watcher overflow / lost events. */
+  simulate(what: "overflow" | "deafen"): void {
+    this.#post({ t: what });
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#fail();
+  }
+
+  #fail(): void {
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.#status = { ...OFF, note: this.#stopped ? "stopped" : "the index worker failed" };
+    for (const resolve of this.#waiting.values()) resolve({ t: "status", id: 0, status: OFF });
+    this.#waiting.clear();
+  }
+
+  #post(message: ToIndex): void {
+    this.#worker?.postMessage(message);
+  }
+
+  #ask(id: number, message: ToIndex): Promise<FromIndex | null> {
+    if (this.#worker === null) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve);
+      this.#post(message);
+    });
+  }
+}

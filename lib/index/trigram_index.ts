@@ -1,0 +1,341 @@
+/**
+ * The trigram index of one workspace: the files the walk serves, their documents (a file, or a
+ * line-aligned piece of a file over 256 KiB), and the posting lists. Files are added in walk
+ * order by the build; a file re-indexed later (freshness) gets new documents at the end and its
+ * old ones become tombstones. Binary files (a NUL byte) are recorded but hold no documents: they
+ * never match. Files that could not be read, or were left out by the memory cap, are "scan"
+ * files: every query returns them, so they are always searched.
+ */
+import { comparePaths } from "../workspace/names.ts";
+import { Postings } from "./postings.ts";
+import type { Query } from "./query.ts";
+
+/** Same size and cut rule as the full scan's chunks (lib/search/decode.ts). */
+export const PIECE_BYTES = 256 * 1024;
+
+export const INDEXED = 0;
+export const BINARY = 1;
+export const SCAN = 2;
+export const GONE = 3;
+
+export interface FileRecord {
+  rel: string;
+  /** Real absolute path when it differs from root + "/" + rel (symlinks), else "". */
+  real: string;
+  size: number;
+  mtimeMs: number;
+  state: number;
+  firstDoc: number;
+  docs: number;
+}
+
+export interface Candidates {
+  files: string[];
+  reals: string[];
+  /** Per file: null (read it whole) or [size, mtimeMs, offset, length, offset, length, ...]. */
+  pieces: (number[] | null)[];
+}
+
+function grown<T extends Int32Array | Float64Array | Uint8Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  const b = new (a.constructor as { new (n: number): T })(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** Line-aligned cut points of `bytes` (as the full scan's countInChunks cuts). */
+export function pieceEnds(bytes: Uint8Array): number[] {
+  const ends: number[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    let end = Math.min(bytes.length, start + PIECE_BYTES);
+    if (end < bytes.length) {
+      const nl = bytes.lastIndexOf(10, end - 1);
+      if (nl >= start) end = nl + 1;
+      else {
+        const next = bytes.indexOf(10, end);
+        end = next < 0 ? bytes.length : next + 1;
+      }
+    }
+    ends.push(end);
+    start = end;
+  }
+  return ends;
+}
+
+export class TrigramIndex {
+  readonly files: FileRecord[] = [];
+  readonly byRel = new Map<string, number>();
+  readonly postings = new Postings();
+  /** Records below this one are in walk order (the build's); later ones need sorting. */
+  ordered = 0;
+  #docFile = new Int32Array(1024);
+  #docOff = new Float64Array(1024);
+  #docLen = new Float64Array(1024);
+  #dead = new Uint8Array(1024);
+  #docCount = 0;
+  #deadDocs = 0;
+  #deadFiles = 0;
+  #textBytes = 0;
+  /** One bit per trigram: seen in the current document. */
+  #seen = new Int32Array(1 << 19);
+  #touched = new Int32Array(1 << 16);
+
+  get docCount(): number {
+    return this.#docCount;
+  }
+
+  get deadDocs(): number {
+    return this.#deadDocs;
+  }
+
+  /** Records that are gone (replaced or deleted): garbage a rebuild would drop. */
+  get deadFiles(): number {
+    return this.#deadFiles;
+  }
+
+  get liveFiles(): number {
+    return this.files.length - this.#deadFiles;
+  }
+
+  /** Text bytes indexed. */
+  get textBytes(): number {
+    return this.#textBytes;
+  }
+
+  /** Approximate bytes held (postings, document and file tables). */
+  get bytes(): number {
+    return this.postings.bytes + this.#docFile.length * 21 + this.files.length * 120 +
+      this.#seen.length * 4 + this.#touched.length * 4;
+  }
+
+  /** The live record of `rel`, if any. */
+  get(rel: string): FileRecord | undefined {
+    const i = this.byRel.get(rel);
+    return i === undefined ? undefined : this.files[i];
+  }
+
+  /** Tombstones the live record of `rel` (deleted, or about to be re-added). */
+  remove(rel: string): void {
+    const i = this.byRel.get(rel);
+    if (i === undefined) return;
+    this.byRel.delete(rel);
+    const f = this.files[i];
+    for (let d = f.firstDoc; d < f.firstDoc + f.docs; d++) {
+      this.#dead[d] = 1;
+      this.#deadDocs++;
+    }
+    if (f.state === INDEXED) this.#textBytes -= f.size;
+    f.state = GONE;
+    this.#deadFiles++;
+  }
+
+  /**
+   * Adds `rel` (replacing its live record): `bytes` null makes it a "scan" file (always
+   * searched), bytes with a NUL a binary file, anything else is indexed.
+   */
+  add(
+    entry: { rel: string; real: string; size: number; mtimeMs: number },
+    bytes: Uint8Array | null,
+  ): FileRecord {
+    this.remove(entry.rel);
+    const record: FileRecord = {
+      rel: entry.rel,
+      real: entry.real,
+      size: bytes === null ? entry.size : bytes.length,
+      mtimeMs: entry.mtimeMs,
+      state: SCAN,
+      firstDoc: this.#docCount,
+      docs: 0,
+    };
+    const index = this.files.length;
+    this.files.push(record);
+    this.byRel.set(entry.rel, index);
+    if (bytes === null) return record;
+    if (bytes.indexOf(0) >= 0) {
+      record.state = BINARY;
+      return record;
+    }
+    record.state = INDEXED;
+    this.#textBytes += bytes.length;
+    let start = 0;
+    for (const end of pieceEnds(bytes)) {
+      this.#addDoc(index, bytes, start, end);
+      record.docs++;
+      start = end;
+    }
+    return record;
+  }
+
+  #addDoc(file: number, bytes: Uint8Array, start: number, end: number): void {
+    const doc = this.#docCount++;
+    this.#docFile = grown(this.#docFile, doc + 1);
+    this.#docOff = grown(this.#docOff, doc + 1);
+    this.#docLen = grown(this.#docLen, doc + 1);
+    this.#dead = grown(this.#dead, doc + 1);
+    this.#docFile[doc] = file;
+    this.#docOff[doc] = start;
+    this.#docLen[doc] = end - start;
+    const seen = this.#seen;
+    let touched = this.#touched;
+    let nTouched = 0;
+    const postings = this.postings;
+    let t = 0;
+    let run = 0;
+    for (let i = start; i < end; i++) {
+      const b = bytes[i];
+      if (b === 10 || b === 13) {
+        run = 0;
+        continue;
+      }
+      t = ((t << 8) | b) & 0xffffff;
+      if (++run < 3) continue;
+      const word = t >>> 5;
+      const bit = 1 << (t & 31);
+      if ((seen[word] & bit) !== 0) continue;
+      seen[word] |= bit;
+      if (nTouched === touched.length) {
+        touched = grown(touched, nTouched + 1);
+        this.#touched = touched;
+      }
+      touched[nTouched++] = t;
+      postings.add(t, doc);
+    }
+    for (let k = 0; k < nTouched; k++) seen[touched[k] >>> 5] = 0;
+  }
+
+  /** Document ids (or, at file level, file indexes) that may satisfy `q`; null = all. */
+  #eval(q: Query, fileLevel: boolean): Int32Array | null {
+    switch (q.op) {
+      case "all":
+        return null;
+      case "none":
+        return new Int32Array(0);
+      case "tri": {
+        const docs = this.postings.docs(q.tri);
+        return fileLevel ? this.#toFiles(docs) : docs;
+      }
+      case "and": {
+        const subs = [...q.subs].sort((a, b) => this.#estimate(a) - this.#estimate(b));
+        let acc: Int32Array | null = null;
+        for (const s of subs) {
+          const r = this.#eval(s, fileLevel);
+          if (r === null) continue;
+          acc = acc === null ? r : intersect(acc, r);
+          if (acc.length === 0) break;
+        }
+        return acc;
+      }
+      case "or": {
+        let acc: Int32Array | null = new Int32Array(0);
+        for (const s of q.subs) {
+          const r = this.#eval(s, fileLevel);
+          if (r === null) return null;
+          acc = unite(acc!, r);
+        }
+        return acc;
+      }
+    }
+  }
+
+  #estimate(q: Query): number {
+    if (q.op === "tri") return this.postings.count(q.tri);
+    if (q.op === "none") return 0;
+    return Infinity;
+  }
+
+  #toFiles(docs: Int32Array): Int32Array {
+    const out = new Int32Array(docs.length);
+    let n = 0;
+    for (let i = 0; i < docs.length; i++) {
+      const f = this.#docFile[docs[i]];
+      if (n === 0 || out[n - 1] !== f) out[n++] = f;
+    }
+    return out.subarray(0, n);
+  }
+
+  /**
+   * The files that may hold a match of a query, in walk order, filtered by `keep`; null when
+   * the query cannot narrow (ALL). `fileLevel` (multiline) evaluates the query per file instead
+   * of per piece, since a match may then span pieces.
+   */
+  candidates(q: Query, fileLevel: boolean, keep: (rel: string) => boolean): Candidates | null {
+    const hits = this.#eval(q, fileLevel);
+    if (hits === null) return null;
+    const chosen: number[] = [];
+    const piecesOf = new Map<number, number[]>();
+    const take = new Uint8Array(this.files.length);
+    if (fileLevel) {
+      for (const f of hits) if (this.files[f].state === INDEXED) take[f] = 1;
+    } else {
+      for (const d of hits) {
+        if (this.#dead[d]) continue;
+        const f = this.#docFile[d];
+        take[f] = 1;
+        if (this.files[f].docs > 1) {
+          let list = piecesOf.get(f);
+          if (list === undefined) piecesOf.set(f, list = []);
+          list.push(this.#docOff[d], this.#docLen[d]);
+        }
+      }
+    }
+    let unordered = false;
+    for (let f = 0; f < this.files.length; f++) {
+      const record = this.files[f];
+      if ((take[f] === 1 || record.state === SCAN) && record.state !== GONE && keep(record.rel)) {
+        chosen.push(f);
+        if (f >= this.ordered) unordered = true;
+      }
+    }
+    if (unordered) chosen.sort((a, b) => comparePaths(this.files[a].rel, this.files[b].rel));
+    const out: Candidates = { files: [], reals: [], pieces: [] };
+    for (const f of chosen) {
+      const record = this.files[f];
+      out.files.push(record.rel);
+      out.reals.push(record.real);
+      const list = piecesOf.get(f);
+      out.pieces.push(
+        list === undefined || list.length / 2 === record.docs
+          ? null
+          : [record.size, record.mtimeMs, ...list],
+      );
+    }
+    return out;
+  }
+}
+
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x === y) {
+      out[n++] = x;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out.subarray(0, n);
+}
+
+function unite(a: Int32Array, b: Int32Array): Int32Array {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i] < b[j])) out[n++] = a[i++];
+    else if (i >= a.length || b[j] < a[i]) out[n++] = b[j++];
+    else {
+      out[n++] = a[i++];
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}
