@@ -315,7 +315,10 @@ class Parser {
       return node;
     };
     if ("dDwWsS".includes(d)) {
-      return take(2, this.#unicode ? ANY_CHAR : { t: "char", set: enumerate(`\\${d}`, this.#flags) });
+      return take(
+        2,
+        this.#unicode ? ANY_CHAR : { t: "char", set: enumerate(`\\${d}`, this.#flags) },
+      );
     }
     if (d === "n" || d === "r") return take(2, ANY_CHAR);
     if (d === "t") return take(2, this.#literal("\t"));

@@ -26,14 +26,27 @@ export class SearchIndex {
   readonly #waiting = new Map<number, (message: FromIndex) => void>();
   #stopped = false;
   #last: IndexAnswer | null = null;
+  #timer: number | null = null;
 
   constructor(settings: IndexSettings) {
     this.#settings = settings;
   }
 
-  /** Starts the worker: it walks the tree and builds at once, or waits for the first grep. */
-  start(): void {
-    if (this.#worker !== null || this.#stopped) return;
+  /**
+   * Starts the worker (after `delayMs`, so that it does not compete with the server's own start):
+   * it walks the tree and builds at once, or waits for the first grep.
+   */
+  start(delayMs = 0): void {
+    if (this.#worker !== null || this.#stopped || this.#timer !== null) return;
+    if (delayMs > 0) {
+      const timer = setTimeout(() => {
+        this.#timer = null;
+        this.start();
+      }, delayMs) as unknown as number;
+      Deno.unrefTimer(timer);
+      this.#timer = timer;
+      return;
+    }
     const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
     worker.onmessage = (event: MessageEvent<FromIndex>) => {
       const m = event.data;
@@ -113,6 +126,8 @@ export class SearchIndex {
 
   stop(): void {
     this.#stopped = true;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
     this.#fail();
   }
 

@@ -176,7 +176,11 @@ function search(message: SearchMessage): void {
     if (pieces && !collect && !message.spec.multiline) {
       // The index says only these pieces can match (while the file is unchanged).
       const abs = real === "" ? joinRoot(ws.root, rel) : real;
-      const parts = ws.readRangesSync(abs, { size: pieces[0], mtimeMs: pieces[1] }, pieces.slice(2));
+      const parts = ws.readRangesSync(
+        abs,
+        { size: pieces[0], mtimeMs: pieces[1] },
+        pieces.slice(2),
+      );
       if (parts !== null) {
         let count = 0;
         for (let k = 0; k < parts.length; k++) {
