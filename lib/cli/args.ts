@@ -109,6 +109,22 @@ export const FLAGS: readonly Flag[] = [
       `longest regex scan of one file before grep gives up (default ${defaults.regexTimeoutMs})`,
   },
   {
+    name: "--no-index",
+    kind: "switch",
+    key: "noIndex",
+    value: true,
+    help: "no trigram index: every grep reads every file in its scope",
+  },
+  {
+    name: "--index-max-mib",
+    kind: "number",
+    key: "indexMaxMib",
+    min: 1,
+    arg: "N",
+    help: `memory cap of the trigram index in MiB (default ${defaults.indexMaxMib}); the largest ` +
+      "files beyond it are left out and always read",
+  },
+  {
     name: "--log-level",
     kind: "log-level",
     arg: "LEVEL",

@@ -3,7 +3,7 @@
  * the resources provider and their method table, plus the warm-up of their lazy parts.
  */
 
-import type { Config } from "../config.ts";
+import { type Config, MIB } from "../config.ts";
 import { createResourceProvider } from "../resources/provider.ts";
 import type { MethodTable } from "../server/method.ts";
 import { type ToolAvailability, toolsFor } from "../tools/index.ts";
@@ -12,6 +12,7 @@ import { log } from "../log.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { loadDiffLibrary } from "../edits/diff.ts";
 import { sweepStaleTemps } from "../edits/stale_temps.ts";
+import { SearchIndex } from "../index/service.ts";
 import { warmValidator } from "./arguments.ts";
 import { featureMethods } from "./methods.ts";
 import { warmToolChecks } from "./tools.ts";
@@ -34,7 +35,13 @@ export function loadFeatures(
   available: ToolAvailability,
 ): LoadedFeatures {
   const workspace = openAt(root, config);
-  const session = new Session({ write: available.write });
+  const index = workspace === null || config.noIndex ? undefined : new SearchIndex({
+    ws: workspace.options,
+    maxBytes: config.indexMaxMib * MIB,
+    eagerMaxFiles: EAGER_MAX_FILES,
+    watch: true,
+  });
+  const session = new Session({ write: available.write, index });
   const tools = { tools: toolsFor(available), workspace, config, session };
   const edits = session.edits;
   const resources = createResourceProvider(workspace, config, { edits });
@@ -55,6 +62,9 @@ export function loadFeatures(
     },
   };
 }
+
+/** Trees with more files build their trigram index after the first grep, not at start. */
+const EAGER_MAX_FILES = 30_000;
 
 function openAt(root: string | null, config: Config): Workspace | null {
   if (root === null) return null;

@@ -130,9 +130,20 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     lineNumbers: args["-n"] !== false,
   };
   const budget = ctx.config.maxOutputChars;
+  // The trigram index narrows the files to read, when it is ready and the pattern allows it.
+  const index = ctx.session.index;
+  const candidates = file || index === null ? null : (await index.candidates({
+    source: compiled.spec.source,
+    flags: compiled.spec.flags,
+    multiline: compiled.spec.multiline,
+    base,
+    globs,
+    typeGlobs,
+  })).candidates;
   let outcome;
   try {
     outcome = await runGrep(ctx.session.pool, {
+      candidates: candidates ?? undefined,
       ws: ws.options,
       base,
       single: file,

@@ -7,31 +7,44 @@
 import { EditSession } from "../edits/edit_session.ts";
 import { SearchPool } from "../search/pool.ts";
 import { WorkQueue } from "../work_queue.ts";
+import type { SearchIndex } from "../index/service.ts";
 
 /** Heavy calls that may run at once (a search-pool job takes both units). */
 export const HEAVY_UNITS = 2;
+
+/** The trigram index starts this long after warm(), once the server's own start is done. */
+const INDEX_START_DELAY_MS = 500;
 
 export class Session {
   readonly queue: WorkQueue;
   readonly pool: SearchPool;
   /** What this session read and wrote, for the edit tools; null without --write. */
   readonly edits: EditSession | null;
+  /** The trigram index grep asks for candidate files (null: --no-index, or none given). */
+  readonly index: SearchIndex | null;
 
-  constructor(options: { write?: boolean } = {}) {
+  constructor(options: { write?: boolean; index?: SearchIndex } = {}) {
     this.queue = new WorkQueue(HEAVY_UNITS);
     this.pool = new SearchPool(this.queue);
     this.edits = options.write === true ? new EditSession() : null;
-    // A write drops what the workers cached (workspaces with their ignore rules, listings).
-    this.edits?.onWritten(() => this.pool.forget());
+    this.index = options.index ?? null;
+    // A write drops what the workers cached (workspaces with their ignore rules, listings) and
+    // re-reads the file into the index before the next grep.
+    this.edits?.onWritten((file) => {
+      this.pool.forget();
+      this.index?.touch([file.rel]);
+    });
   }
 
-  /** Starts what the first calls would otherwise wait for (the search workers). */
+  /** Starts what the first calls would otherwise wait for (the search workers, the index). */
   warm(): void {
     this.pool.warm();
+    this.index?.start(INDEX_START_DELAY_MS);
   }
 
   /** Stops the workers: idle workers keep a process alive. Idempotent. */
   close(): void {
     this.pool.stop();
+    this.index?.stop();
   }
 }

@@ -3,7 +3,7 @@ import { SearchIndex } from "../../lib/index/service.ts";
 import type { IndexStatus } from "../../lib/index/protocol.ts";
 import { grepTool } from "../../lib/tools/grep.ts";
 import type { ToolContext } from "../../lib/tools/tool.ts";
-import { stopWorkers } from "../../lib/tools/index.ts";
+import { Session } from "../../lib/tools/session.ts";
 import { call, type Harness, harness, text } from "../tools/helpers.ts";
 
 export interface IndexHarness extends Harness {
@@ -24,7 +24,7 @@ export async function indexHarness(
     watch: true,
   });
   const scanCtx = h.ctx;
-  h.ctx = { ...h.ctx, index };
+  h.ctx = { ...h.ctx, session: new Session({ index }) };
   index.start();
   return { ...h, index, scanCtx };
 }
@@ -64,7 +64,7 @@ export async function grepText(h: IndexHarness, args: Record<string, unknown>): 
 }
 
 export async function cleanup(h: IndexHarness): Promise<void> {
-  h.index.stop();
-  stopWorkers();
+  h.ctx.session.close();
+  h.scanCtx.session.close();
   await Deno.remove(h.root, { recursive: true });
 }
