@@ -9,6 +9,7 @@
 import { comparePaths } from "../workspace/names.ts";
 import { Postings } from "./postings.ts";
 import type { Query } from "./query.ts";
+import type { Candidates } from "../search/protocol.ts";
 
 /** Same size and cut rule as the full scan's chunks (lib/search/decode.ts). */
 export const PIECE_BYTES = 256 * 1024;
@@ -29,12 +30,7 @@ export interface FileRecord {
   docs: number;
 }
 
-export interface Candidates {
-  files: string[];
-  reals: string[];
-  /** Per file: null (read it whole) or [size, mtimeMs, offset, length, offset, length, ...]. */
-  pieces: (number[] | null)[];
-}
+export type { Candidates };
 
 function grown<T extends Int32Array | Float64Array | Uint8Array>(a: T, need: number): T {
   if (need <= a.length) return a;

@@ -13,9 +13,8 @@
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import { type ContentOptions, separatesFiles } from "./content_lines.ts";
 import type { PatternSpec } from "./pattern.ts";
-import type { FileResult, FromWorker, GrepMode } from "./protocol.ts";
+import type { Candidates, FileResult, FromWorker, GrepMode } from "./protocol.ts";
 import type { Job, JobContext, SearchPool } from "./pool.ts";
-import type { Candidates } from "../index/trigram_index.ts";
 
 const BATCH = 128;
 const IN_FLIGHT = 2;

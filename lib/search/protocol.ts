@@ -71,6 +71,15 @@ export interface ForgetMessage {
   t: "forget";
 }
 
+/** Files chosen by the trigram index (lib/index/) for a grep to search instead of a walk. */
+export interface Candidates {
+  /** Root-relative paths, in walk order. */
+  files: string[];
+  reals: string[];
+  /** Per file: null (read it whole) or [size, mtimeMs, offset, length, offset, length, ...]. */
+  pieces: (number[] | null)[];
+}
+
 export type ToWorker = InitMessage | WalkMessage | SearchMessage | ListMessage | ForgetMessage;
 
 /** [path, count] or, in content mode within the cutoff, [path, count, output lines]. */
