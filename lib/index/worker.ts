@@ -310,18 +310,21 @@ function onEvent(event: Deno.FsEvent): void {
     distrust("the file watcher overflowed");
     return;
   }
-  for (const path of event.paths) {
-    const rel = relativeUnder(path, ws.root);
-    if (rel === null) continue;
-    const segments = rel.split("/");
-    const name = segments[segments.length - 1];
-    if (RULE_FILES.has(name) || rel.endsWith(".git/info/exclude")) {
-      distrust("ignore rules changed");
-      continue;
-    }
-    if (segments.includes(".git")) continue;
-    dirty.add(path);
+  for (const path of event.paths) noteChanged(path);
+}
+
+/** Queues a changed path (absolute) for re-walking; an ignore file means a stat pass. */
+function noteChanged(path: string): void {
+  const rel = relativeUnder(path, ws!.root);
+  if (rel === null) return;
+  const segments = rel.split("/");
+  const name = segments[segments.length - 1];
+  if (RULE_FILES.has(name) || rel.endsWith(".git/info/exclude")) {
+    distrust("ignore rules changed");
+    return;
   }
+  if (segments.includes(".git")) return;
+  dirty.add(path);
 }
 
 let dirtyTimer: ReturnType<typeof setTimeout> | null = null;
@@ -439,7 +442,7 @@ self.onmessage = async (event: MessageEvent<ToIndex>) => {
         break;
       case "touch":
         if (ws !== null) {
-          for (const p of m.paths) dirty.add(p.startsWith("/") ? p : joinRoot(ws.root, p));
+          for (const p of m.paths) noteChanged(p.startsWith("/") ? p : joinRoot(ws.root, p));
           if (index !== null && phase === "ready" && !untrusted) applyDirty(Infinity);
         }
         break;
