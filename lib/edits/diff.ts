@@ -106,7 +106,8 @@ export async function unifiedDiff(
   for (const h of hunks) {
     const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
     const newStart = h.newLines === 0 ? h.newStart - 1 : h.newStart;
-    out.push(`@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@`, ...h.lines);
+    out.push(`@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@`);
+    for (const line of h.lines) out.push(line); // no spread: a hunk may hold 100k+ lines
   }
   return out.join("\n");
 }

@@ -307,3 +307,17 @@ editTest("write: stale temp files are removed by the start sweep, live ones are 
     writer.close();
   }
 });
+
+editTest("write: rewriting a large file whole gives one bounded hunk, not a crash", {
+  "big.txt": "a\n".repeat(200_000),
+}, async (f) => {
+  await f.read("big.txt");
+  const r = await writeFile(
+    f.ws,
+    f.edits,
+    { input: "big.txt", content: "b\n".repeat(200_000) },
+    LIMITS,
+  );
+  assert.match(r.diff!, /^--- a\/big\.txt\n\+\+\+ b\/big\.txt\n@@ -1,200000 \+1,200000 @@\n-a\n/);
+  assert.equal(f.text("big.txt"), "b\n".repeat(200_000));
+});
