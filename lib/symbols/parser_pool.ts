@@ -1,0 +1,159 @@
+/**
+ * The parser workers on the main thread. Workers start on first use (nothing of tree-sitter loads
+ * before a symbol tool is called); each batch goes to the least busy worker. A worker that has
+ * parsed more than `recycleBytes` is retired: it gets no new batches and is terminated once its
+ * last batch is answered, so the WebAssembly heap (which never shrinks) is given back.
+ */
+import type { FromParser, ParsedFile, ParseRequest } from "./worker_protocol.ts";
+
+export interface ParserPoolOptions {
+  /** Parallel parser workers (default 2). */
+  workers?: number;
+  /** Bytes parsed by one worker before it is replaced (default 256 MiB). */
+  recycleBytes?: number;
+}
+
+interface Pending {
+  resolve: (files: ParsedFile[]) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+  pending: Map<number, Pending>;
+  parsedBytes: number;
+  retired: boolean;
+  /** Workers started so far, for tests and the recycling count. */
+  generation: number;
+}
+
+export class ParserPool {
+  readonly #size: number;
+  readonly #recycleBytes: number;
+  #slots: Array<Slot | null>;
+  #nextId = 1;
+  #generations = 0;
+  #retiring = new Set<Slot>();
+
+  constructor(options: ParserPoolOptions = {}) {
+    this.#size = Math.max(1, options.workers ?? 2);
+    this.#recycleBytes = options.recycleBytes ?? 256 * 1024 * 1024;
+    this.#slots = new Array(this.#size).fill(null);
+  }
+
+  /** How many workers have been started in all (a recycled worker counts its replacement). */
+  get started(): number {
+    return this.#generations;
+  }
+
+  /** Parses one batch of files on the least busy worker. */
+  parse(request: Omit<ParseRequest, "t" | "id">, signal: AbortSignal): Promise<ParsedFile[]> {
+    signal.throwIfAborted();
+    const slot = this.#pick();
+    const id = this.#nextId++;
+    return new Promise<ParsedFile[]>((resolve, reject) => {
+      const onAbort = () => {
+        // The batch runs on (a parse cannot be interrupted); its answer is dropped.
+        if (slot.pending.delete(id)) this.#maybeRetire(slot);
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      slot.pending.set(id, {
+        resolve: (files) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(files);
+        },
+        reject: (error) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      });
+      slot.ready.then(() => slot.worker.postMessage({ t: "parse", id, ...request }));
+    });
+  }
+
+  /** Terminates every worker; pending batches fail. */
+  stop(): void {
+    for (let i = 0; i < this.#slots.length; i++) {
+      const slot = this.#slots[i];
+      if (slot !== null) this.#kill(slot, "The parser workers were stopped");
+      this.#slots[i] = null;
+    }
+    for (const slot of this.#retiring) this.#kill(slot, "The parser workers were stopped");
+    this.#retiring.clear();
+  }
+
+  #pick(): Slot {
+    let best = -1;
+    for (let i = 0; i < this.#slots.length; i++) {
+      let slot = this.#slots[i];
+      if (slot !== null && slot.retired) {
+        this.#slots[i] = slot = null;
+      }
+      if (slot === null) {
+        this.#slots[i] = this.#spawn();
+        return this.#slots[i]!;
+      }
+      if (best < 0 || slot.pending.size < this.#slots[best]!.pending.size) best = i;
+    }
+    return this.#slots[best]!;
+  }
+
+  #spawn(): Slot {
+    const worker = new Worker(new URL("./parser_worker.ts", import.meta.url).href, {
+      type: "module",
+    });
+    let ready!: () => void;
+    const slot: Slot = {
+      worker,
+      ready: new Promise<void>((resolve) => (ready = resolve)),
+      pending: new Map(),
+      parsedBytes: 0,
+      retired: false,
+      generation: ++this.#generations,
+    };
+    worker.onmessage = (event: MessageEvent<FromParser>) => {
+      const message = event.data;
+      if (message.t === "ready") {
+        ready();
+        return;
+      }
+      const pending = slot.pending.get(message.id);
+      slot.pending.delete(message.id);
+      if (message.t === "parsed") {
+        slot.parsedBytes += message.bytes;
+        if (slot.parsedBytes >= this.#recycleBytes) slot.retired = true;
+        pending?.resolve(message.files);
+      } else pending?.reject(new Error(message.message));
+      this.#maybeRetire(slot);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this.#kill(slot, `The parser worker failed: ${event.message}`);
+      const at = this.#slots.indexOf(slot);
+      if (at >= 0) this.#slots[at] = null;
+    };
+    return slot;
+  }
+
+  #maybeRetire(slot: Slot): void {
+    if (!slot.retired) return;
+    const at = this.#slots.indexOf(slot);
+    if (at >= 0) {
+      this.#slots[at] = null;
+      this.#retiring.add(slot);
+    }
+    if (slot.pending.size === 0) {
+      this.#retiring.delete(slot);
+      slot.worker.terminate();
+    }
+  }
+
+  #kill(slot: Slot, reason: string): void {
+    slot.worker.terminate();
+    const error = new Error(reason);
+    for (const pending of slot.pending.values()) pending.reject(error);
+    slot.pending.clear();
+  }
+}

@@ -1,0 +1,104 @@
+/** TypeScript, TSX and JavaScript (incl. JSX) definitions (tree-sitter-typescript/-javascript). */
+import type { Node } from "web-tree-sitter";
+import { type At, def, field, type Rules, type Step } from "../extract.ts";
+
+const FUNCTION_VALUES = new Set([
+  "arrow_function",
+  "function_expression",
+  "function",
+  "generator_function",
+]);
+
+const into: (n: Node) => Step[] = (n) => [{ into: n }];
+
+function functionDeclaration(n: Node): Step[] {
+  return def("function", field(n, "name"), n, { bodies: [field(n, "body")], scope: "function" });
+}
+
+function classDeclaration(n: Node): Step[] {
+  return def("class", field(n, "name"), n, { bodies: [field(n, "body")], scope: "type" });
+}
+
+/** `const a = 1, f = () => {}`: constants/variables at file level, functions anywhere. */
+function lexical(n: Node, at: At): Step[] {
+  const constant = n.type === "lexical_declaration" && n.child(0)?.type === "const";
+  const out: Step[] = [];
+  for (const d of n.namedChildren) {
+    if (d === null || d.type !== "variable_declarator") continue;
+    const name = field(d, "name");
+    if (name === null || name.type !== "identifier") continue; // destructuring: no one name
+    const value = field(d, "value");
+    if (value !== null && FUNCTION_VALUES.has(value.type)) {
+      out.push(...def("function", name, n, { bodies: [field(value, "body")], scope: "function" }));
+    } else if (value !== null && value.type === "class") {
+      out.push(...def("class", name, n, { bodies: [field(value, "body")], scope: "type" }));
+    } else if (at.scope === "top") {
+      out.push(...def(constant ? "constant" : "variable", name, n));
+    }
+  }
+  return out;
+}
+
+function member(kind: "method" | "field") {
+  return (n: Node, at: At): Step[] | null => {
+    if (at.scope !== "type") return null;
+    const name = field(n, "name");
+    if (name === null || name.type === "computed_property_name") return null;
+    return def(kind, name, n);
+  };
+}
+
+function namespace(kind: "namespace" | "module") {
+  return (n: Node): Step[] => {
+    const name = field(n, "name");
+    const body = field(n, "body");
+    if (name === null) return [{ into: body }];
+    return def(kind, name, n, { bodies: [body], scope: "top" });
+  };
+}
+
+/** JavaScript rules; TypeScript adds its declarations on top. */
+export const JS_RULES: Rules = {
+  function_declaration: functionDeclaration,
+  generator_function_declaration: functionDeclaration,
+  class_declaration: classDeclaration,
+  lexical_declaration: lexical,
+  variable_declaration: lexical,
+  export_statement: (n) => [{ into: n }],
+  method_definition: member("method"),
+  field_definition: (n, at) => {
+    if (at.scope !== "type") return null;
+    const name = field(n, "property");
+    return name === null || name.type === "computed_property_name" ? null : def("field", name, n);
+  },
+  class_body: into,
+};
+
+export const TS_RULES: Rules = {
+  ...JS_RULES,
+  abstract_class_declaration: classDeclaration,
+  public_field_definition: member("field"),
+  abstract_method_signature: member("method"),
+  interface_declaration: (n) =>
+    def("interface", field(n, "name"), n, { bodies: [field(n, "body")], scope: "type" }),
+  property_signature: member("field"),
+  method_signature: (n, at) => {
+    // In an interface: its members; in a class: overload signatures (the body comes later).
+    const inInterface = n.parent?.type === "interface_body" || n.parent?.type === "object_type";
+    return inInterface ? member("method")(n, at) : null;
+  },
+  type_alias_declaration: (n) => def("type", field(n, "name"), n),
+  enum_declaration: (n) =>
+    def("enum", field(n, "name"), n, { bodies: [field(n, "body")], scope: "type" }),
+  property_identifier: (n, at) =>
+    at.scope === "type" && n.parent?.type === "enum_body" ? def("constant", n, n) : null,
+  enum_assignment: (n) => def("constant", field(n, "name"), n),
+  internal_module: namespace("namespace"),
+  module: namespace("module"),
+  ambient_declaration: into,
+  expression_statement: (n) => {
+    // `namespace X {}` parses as an expression statement holding internal_module.
+    const inner = n.namedChildren[0];
+    return inner?.type === "internal_module" ? [{ into: n }] : null;
+  },
+};

@@ -1,0 +1,162 @@
+/**
+ * The symbol service of a session: parsed symbols per file from the cache or the parser workers,
+ * and a name's occurrences. Nothing of tree-sitter loads until the first call.
+ */
+import { joinRoot } from "../workspace/names.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { SymbolCache } from "./cache.ts";
+import { ParserPool, type ParserPoolOptions } from "./parser_pool.ts";
+import type { FileSymbols } from "./types.ts";
+import type { ParsedFile } from "./worker_protocol.ts";
+
+export interface SymbolServiceOptions extends ParserPoolOptions {
+  /** Budget of the per-file symbol cache (default 64 MiB). */
+  cacheBytes?: number;
+}
+
+/** A file's symbols, or why it has none. */
+export type FileOutcome =
+  | ({ ok: true } & FileSymbols)
+  | { ok: false; reason: "binary" | "too-large" | "unreadable"; size?: number };
+
+export interface ParseOptions {
+  signal: AbortSignal;
+  /** Files over this many bytes are not parsed (`too-large`). */
+  maxBytes: number;
+  /** Called with the number of files done so far. */
+  progress?: (done: number) => void;
+}
+
+/** Files per parse batch, and bytes: enough to amortise a message, small enough to spread. */
+const BATCH_FILES = 24;
+const BATCH_BYTES = 512 * 1024;
+
+export class SymbolService {
+  readonly cache: SymbolCache;
+  readonly parsers: ParserPool;
+
+  constructor(options: SymbolServiceOptions = {}) {
+    this.cache = new SymbolCache(options.cacheBytes ?? 64 * 1024 * 1024);
+    this.parsers = new ParserPool(options);
+  }
+
+  /** Symbols of each file (root-relative paths of supported languages), from the cache first. */
+  async symbols(
+    ws: Workspace,
+    paths: readonly string[],
+    options: ParseOptions,
+  ): Promise<Map<string, FileOutcome>> {
+    const out = new Map<string, FileOutcome>();
+    const misses: Array<{ path: string; size: number }> = [];
+    for (const path of paths) {
+      const info = statOf(ws, path);
+      if (info !== null) {
+        if (info.size > options.maxBytes) {
+          out.set(path, { ok: false, reason: "too-large", size: info.size });
+          continue;
+        }
+        const hit = this.cache.get(cacheKey(ws, path), info.size, info.mtimeMs);
+        if (hit !== undefined) {
+          out.set(path, { ok: true, ...hit });
+          continue;
+        }
+      }
+      misses.push({ path, size: info?.size ?? 0 });
+    }
+    let done = out.size;
+    options.progress?.(done);
+    await Promise.all(
+      batches(misses).map(async (batch) => {
+        const files = await this.parsers.parse(
+          { ws: ws.options, files: batch, maxBytes: options.maxBytes },
+          options.signal,
+        );
+        for (const file of files) out.set(file.path, this.#absorb(ws, file));
+        done += files.length;
+        options.progress?.(done);
+      }),
+    );
+    return out;
+  }
+
+  /**
+   * Where `name` occurs as an identifier in each file (with `context` lines around), parsing
+   * every file; the symbols found on the way fill the cache.
+   */
+  async references(
+    ws: Workspace,
+    paths: readonly string[],
+    query: { name: string; context: number },
+    options: ParseOptions,
+  ): Promise<ParsedFile[]> {
+    const sized: Array<{ path: string; size: number }> = [];
+    const out: ParsedFile[] = [];
+    for (const path of paths) {
+      const info = statOf(ws, path);
+      if (info !== null && info.size > options.maxBytes) {
+        out.push({ path, ok: false, reason: "too-large", size: info.size });
+      } else sized.push({ path, size: info?.size ?? 0 });
+    }
+    let done = out.length;
+    await Promise.all(
+      batches(sized).map(async (batch) => {
+        const files = await this.parsers.parse(
+          { ws: ws.options, files: batch, maxBytes: options.maxBytes, references: query },
+          options.signal,
+        );
+        for (const file of files) {
+          this.#absorb(ws, file);
+          out.push(file);
+        }
+        done += files.length;
+        options.progress?.(done);
+      }),
+    );
+    // In the order asked (the walk's path order).
+    const rank = new Map(paths.map((path, i) => [path, i]));
+    return out.sort((a, b) => rank.get(a.path)! - rank.get(b.path)!);
+  }
+
+  /** Stops the parser workers and empties the cache. */
+  stop(): void {
+    this.parsers.stop();
+    this.cache.clear();
+  }
+
+  #absorb(ws: Workspace, file: ParsedFile): FileOutcome {
+    if (!file.ok) return { ok: false, reason: file.reason, size: file.size };
+    const value: FileSymbols = { symbols: file.symbols, partial: file.partial };
+    this.cache.set(cacheKey(ws, file.path), file.size, file.mtimeMs, value);
+    return { ok: true, ...value };
+  }
+}
+
+function cacheKey(ws: Workspace, path: string): string {
+  return `${ws.root}\0${path}`;
+}
+
+function statOf(ws: Workspace, path: string): { size: number; mtimeMs: number } | null {
+  try {
+    const info = Deno.statSync(joinRoot(ws.root, path));
+    return { size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+  } catch {
+    return null;
+  }
+}
+
+function batches(files: Array<{ path: string; size: number }>): string[][] {
+  const out: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (current.length > 0 && (current.length >= BATCH_FILES || bytes + file.size > BATCH_BYTES)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(file.path);
+    bytes += file.size;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}

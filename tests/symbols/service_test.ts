@@ -1,0 +1,153 @@
+/** The symbol service: partial parses, references, refusals, the cache and worker recycling. */
+import assert from "node:assert/strict";
+import { SymbolService } from "../../lib/symbols/service.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
+import { makeTree } from "../tools/helpers.ts";
+
+const signal = new AbortController().signal;
+
+async function withService(
+  files: Record<string, string | Uint8Array>,
+  fn: (service: SymbolService, ws: Workspace, root: string) => Promise<void>,
+  options: ConstructorParameters<typeof SymbolService>[0] = {},
+): Promise<void> {
+  const root = await makeTree(files);
+  const ws = Workspace.openSync({ root, noIgnore: false, allowSecrets: false });
+  const service = new SymbolService({ workers: 1, ...options });
+  try {
+    await fn(service, ws, root);
+  } finally {
+    service.stop();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+Deno.test("symbols: a file with syntax errors still gives its symbols, partial", async () => {
+  await withService({
+    "broken.c": "int good(void) { return 1; }\nint broken( { \nstruct later { int x; };\n",
+    "broken.py": "def ok():\n    return 1\n\ndef bad(:\n    pass\n\nclass After:\n    pass\n",
+  }, async (service, ws) => {
+    const got = await service.symbols(ws, ["broken.c", "broken.py"], { signal, maxBytes: 1e6 });
+    const c = got.get("broken.c");
+    assert.ok(c?.ok);
+    assert.equal(c.partial, true);
+    assert.ok(c.symbols.some((s) => s.name === "good" && s.kind === "function"));
+    const py = got.get("broken.py");
+    assert.ok(py?.ok);
+    assert.equal(py.partial, true);
+    assert.deepEqual(
+      py.symbols.filter((s) => s.name !== "bad").map((s) => `${s.kind} ${s.name}`),
+      ["function ok", "class After"],
+    );
+  });
+});
+
+Deno.test("symbols: the line of a definition is the line of its name", async () => {
+  await withService({
+    "a.c": "static int\nadd(int a, int b)\n{\n\treturn a + b;\n}\n",
+  }, async (service, ws) => {
+    const got = await service.symbols(ws, ["a.c"], { signal, maxBytes: 1e6 });
+    const a = got.get("a.c");
+    assert.ok(a?.ok);
+    assert.deepEqual(a.symbols.map((s) => [s.name, s.start_line, s.line, s.end_line]), [
+      ["add", 1, 2, 5],
+    ]);
+  });
+});
+
+Deno.test("symbols: references skip comments, strings and longer identifiers", async () => {
+  await withService({
+    "r.ts": [
+      "// total is counted here",
+      'const label = "total";',
+      "let total = 0;",
+      "const totals = [total, subtotal];",
+      "function add(n: number) { total += n; return `${total}`; }",
+      "const o = { total };",
+      "/* total */ export { total };",
+      "",
+    ].join("\n"),
+    "m.c": [
+      "#define TOTAL(x) (x + total) /* total */",
+      '#define NAME "total"',
+      "int total;",
+      "",
+    ].join("\n"),
+  }, async (service, ws) => {
+    const files = await service.references(ws, ["r.ts", "m.c"], { name: "total", context: 0 }, {
+      signal,
+      maxBytes: 1e6,
+    });
+    const refs = Object.fromEntries(files.map((f) => [f.path, f.ok ? f.references : null]));
+    assert.deepEqual(refs["r.ts"], [
+      [3, 5, true],
+      [4, 17, false],
+      [5, 27, false],
+      [5, 49, false],
+      [6, 13, false],
+      [7, 22, false],
+    ]);
+    assert.deepEqual(refs["m.c"], [[1, 23, false], [3, 5, true]]);
+  });
+});
+
+Deno.test("symbols: binary and over-limit files are refused, not parsed", async () => {
+  await withService({
+    "bin.c": new Uint8Array([105, 110, 116, 0, 120, 59]),
+    "big.c": "int x;\n".repeat(2000),
+  }, async (service, ws) => {
+    const got = await service.symbols(ws, ["bin.c", "big.c"], { signal, maxBytes: 1000 });
+    assert.deepEqual(got.get("bin.c"), { ok: false, reason: "binary", size: 6 });
+    assert.deepEqual(got.get("big.c"), { ok: false, reason: "too-large", size: 14000 });
+  });
+});
+
+Deno.test("symbols: a changed file is parsed again (cache by path, size and mtime)", async () => {
+  await withService({ "c.py": "def one():\n    pass\n" }, async (service, ws, root) => {
+    await service.symbols(ws, ["c.py"], { signal, maxBytes: 1e6 });
+    assert.equal(service.cache.size, 1);
+    const started = service.parsers.started;
+    await Deno.writeTextFile(`${root}/c.py`, "def two():\n    pass\n\ndef three():\n    pass\n");
+    const changed = await service.symbols(ws, ["c.py"], { signal, maxBytes: 1e6 });
+    const outcome = changed.get("c.py");
+    assert.ok(outcome?.ok);
+    assert.deepEqual(outcome.symbols.map((s) => s.name), ["two", "three"]);
+    assert.equal(service.parsers.started, started);
+  });
+});
+
+Deno.test("symbols: a cache hit does not parse again", async () => {
+  await withService({ "h.go": "package h\n\nfunc A() {}\n" }, async (service, ws) => {
+    await service.symbols(ws, ["h.go"], { signal, maxBytes: 1e6 });
+    // Stop the workers: a hit must not need them.
+    service.parsers.stop();
+    const hit = await service.symbols(ws, ["h.go"], { signal, maxBytes: 1e6 });
+    const outcome = hit.get("h.go");
+    assert.ok(outcome?.ok);
+    assert.deepEqual(outcome.symbols.map((s) => s.name), ["A"]);
+    assert.equal(service.parsers.started, 1);
+  });
+});
+
+Deno.test("symbols: the cache stays within its byte budget", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 30; i++) files[`f${i}.py`] = `def f${i}():\n    pass\n`.repeat(20);
+  await withService(files, async (service, ws) => {
+    await service.symbols(ws, Object.keys(files), { signal, maxBytes: 1e6 });
+    assert.ok(service.cache.bytes <= 20_000, `cache holds ${service.cache.bytes} bytes`);
+    assert.ok(service.cache.size < 30 && service.cache.size > 0);
+  }, { cacheBytes: 20_000 });
+});
+
+Deno.test("symbols: the parser worker is replaced after its parsed-bytes threshold", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 6; i++) files[`r${i}.rs`] = `fn f${i}() {}\n`.repeat(100);
+  await withService(files, async (service, ws) => {
+    for (const path of Object.keys(files)) {
+      const got = await service.symbols(ws, [path], { signal, maxBytes: 1e6 });
+      assert.ok(got.get(path)?.ok);
+    }
+    // Each file is ~1.3 KB and the threshold 2 KB: a new worker every second file.
+    assert.equal(service.parsers.started, 3);
+  }, { recycleBytes: 2000 });
+});
