@@ -3,6 +3,7 @@
  * and a name's occurrences. Nothing of tree-sitter loads until the first call.
  */
 import { joinRoot } from "../workspace/names.ts";
+import type { WorkQueue } from "../work_queue.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { SymbolCache } from "./cache.ts";
 import { ParserPool, type ParserPoolOptions } from "./parser_pool.ts";
@@ -12,6 +13,8 @@ import type { ParsedFile } from "./worker_protocol.ts";
 export interface SymbolServiceOptions extends ParserPoolOptions {
   /** Budget of the per-file symbol cache (default 64 MiB). */
   cacheBytes?: number;
+  /** The session's work queue: parsing holds one unit while it runs. */
+  queue?: WorkQueue;
 }
 
 /** A file's symbols, or why it has none. */
@@ -34,10 +37,34 @@ const BATCH_BYTES = 512 * 1024;
 export class SymbolService {
   readonly cache: SymbolCache;
   readonly parsers: ParserPool;
+  readonly #queue: WorkQueue | null;
 
   constructor(options: SymbolServiceOptions = {}) {
     this.cache = new SymbolCache(options.cacheBytes ?? 64 * 1024 * 1024);
     this.parsers = new ParserPool(options);
+    this.#queue = options.queue ?? null;
+  }
+
+  /**
+   * Parses the batches holding units of the work queue (when there is one): one for a single
+   * batch, every unit when the batches spread over the parser workers.
+   */
+  async #parseAll(
+    files: Array<{ path: string; size: number }>,
+    parse: (batch: string[]) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (files.length === 0) return;
+    const list = batches(files);
+    const queue = this.#queue;
+    const release = queue === null
+      ? null
+      : await queue.acquire(signal, list.length > 1 ? "all" : 1);
+    try {
+      await Promise.all(list.map(parse));
+    } finally {
+      release?.();
+    }
   }
 
   /** Symbols of each file (root-relative paths of supported languages), from the cache first. */
@@ -65,17 +92,15 @@ export class SymbolService {
     }
     let done = out.size;
     options.progress?.(done);
-    await Promise.all(
-      batches(misses).map(async (batch) => {
-        const files = await this.parsers.parse(
-          { ws: ws.options, files: batch, maxBytes: options.maxBytes },
-          options.signal,
-        );
-        for (const file of files) out.set(file.path, this.#absorb(ws, file));
-        done += files.length;
-        options.progress?.(done);
-      }),
-    );
+    await this.#parseAll(misses, async (batch) => {
+      const files = await this.parsers.parse(
+        { ws: ws.options, files: batch, maxBytes: options.maxBytes },
+        options.signal,
+      );
+      for (const file of files) out.set(file.path, this.#absorb(ws, file));
+      done += files.length;
+      options.progress?.(done);
+    }, options.signal);
     return out;
   }
 
@@ -98,20 +123,18 @@ export class SymbolService {
       } else sized.push({ path, size: info?.size ?? 0 });
     }
     let done = out.length;
-    await Promise.all(
-      batches(sized).map(async (batch) => {
-        const files = await this.parsers.parse(
-          { ws: ws.options, files: batch, maxBytes: options.maxBytes, references: query },
-          options.signal,
-        );
-        for (const file of files) {
-          this.#absorb(ws, file);
-          out.push(file);
-        }
-        done += files.length;
-        options.progress?.(done);
-      }),
-    );
+    await this.#parseAll(sized, async (batch) => {
+      const files = await this.parsers.parse(
+        { ws: ws.options, files: batch, maxBytes: options.maxBytes, references: query },
+        options.signal,
+      );
+      for (const file of files) {
+        this.#absorb(ws, file);
+        out.push(file);
+      }
+      done += files.length;
+      options.progress?.(done);
+    }, options.signal);
     // In the order asked (the walk's path order).
     const rank = new Map(paths.map((path, i) => [path, i]));
     return out.sort((a, b) => rank.get(a.path)! - rank.get(b.path)!);

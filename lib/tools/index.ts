@@ -7,6 +7,7 @@ import { editFileTool } from "./edit_file.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { listDirTool } from "./list_dir.ts";
+import { outlineTool } from "./outline.ts";
 import { readFileTool } from "./read_file.ts";
 import { writeFileTool } from "./write_file.ts";
 
@@ -28,6 +29,7 @@ export const TOOL_TABLE: readonly ToolEntry[] = [
   { tool: globTool },
   { tool: grepTool },
   { tool: listDirTool },
+  { tool: outlineTool },
   { tool: readFileTool },
   { tool: editFileTool, when: (s) => s.write },
   { tool: writeFileTool, when: (s) => s.write },

@@ -6,6 +6,7 @@
 
 import { EditSession } from "../edits/edit_session.ts";
 import { SearchPool } from "../search/pool.ts";
+import { SymbolService } from "../symbols/service.ts";
 import { WorkQueue } from "../work_queue.ts";
 import type { SearchIndex } from "../index/service.ts";
 
@@ -22,6 +23,8 @@ export class Session {
   readonly edits: EditSession | null;
   /** The trigram index grep asks for candidate files (null: --no-index, or none given). */
   readonly index: SearchIndex | null;
+  /** Parsed symbols: parser workers (started on first use) and the per-file cache. */
+  readonly symbols: SymbolService;
 
   constructor(options: { write?: boolean; index?: SearchIndex } = {}) {
     this.queue = new WorkQueue(HEAVY_UNITS);
@@ -34,6 +37,7 @@ export class Session {
       this.pool.forget();
       this.index?.touch([file.rel]);
     });
+    this.symbols = new SymbolService({ queue: this.queue });
   }
 
   /** Starts what the first calls would otherwise wait for (the search workers, the index). */
@@ -46,5 +50,6 @@ export class Session {
   close(): void {
     this.pool.stop();
     this.index?.stop();
+    this.symbols.stop();
   }
 }

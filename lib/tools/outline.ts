@@ -1,0 +1,176 @@
+/** outline: the symbols of one file, nested, from its syntax tree (docs/tools.md "outline"). */
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { parseRefusal, supportedLanguage } from "./symbol_scope.ts";
+import { capNote, takePage } from "../search/paging.ts";
+import { languageOf } from "../symbols/languages.ts";
+import { type FlatSymbol, flattenSymbols, outlineLine } from "../symbols/outline_lines.ts";
+import { SYMBOL_KINDS } from "../symbols/types.ts";
+
+const inputSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Source file (workspace-relative, absolute or file://)" },
+    file_path: { type: "string", description: "Same as path (give exactly one of the two)" },
+    depth: {
+      type: "integer",
+      minimum: 1,
+      description: "Levels of nesting to show (1 = top level only; default: all)",
+    },
+    head_limit: { type: "integer", minimum: 0, description: "Max symbols; 0 = all" },
+    offset: { type: "integer", minimum: 0, default: 0, description: "Symbols to skip" },
+  },
+  required: [],
+  additionalProperties: false,
+};
+
+const outputSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Workspace-relative path" },
+    language: { type: "string", description: "Language the file was parsed as" },
+    partial: { type: "boolean", description: "The file has syntax errors: symbols may be missing" },
+    symbols: {
+      type: "array",
+      description: "The page's symbols, nested: {kind, name, start_line, end_line, children?}",
+      items: {
+        type: "object",
+        properties: {
+          kind: { type: "string", enum: [...SYMBOL_KINDS], description: "Symbol kind" },
+          name: { type: "string", description: "Symbol name" },
+          start_line: { type: "integer", description: "First line (1-based)" },
+          end_line: { type: "integer", description: "Last line" },
+          container: { type: "string", description: "Enclosing symbol not on this page" },
+          children: { type: "array", items: { type: "object" }, description: "Nested symbols" },
+        },
+        required: ["kind", "name", "start_line", "end_line"],
+      },
+    },
+    total: { type: "integer", description: "Symbols in the outline (at the depth asked)" },
+    offset: { type: "integer", description: "First symbol shown (pre-order index)" },
+    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    truncated: { type: "boolean", description: "More symbols follow" },
+  },
+  required: ["path", "language", "partial", "symbols", "total", "offset", "truncated"],
+  additionalProperties: false,
+};
+
+interface OutlineEntry {
+  kind: string;
+  name: string;
+  start_line: number;
+  end_line: number;
+  container?: string;
+  children?: OutlineEntry[];
+}
+
+/** The page's symbols nested again; one whose parent is not on the page names its container. */
+function nest(items: readonly FlatSymbol[]): OutlineEntry[] {
+  const roots: OutlineEntry[] = [];
+  const stack: Array<{ depth: number; entry: OutlineEntry }> = [];
+  for (const { depth, symbol } of items) {
+    const entry: OutlineEntry = {
+      kind: symbol.kind,
+      name: symbol.name,
+      start_line: symbol.start_line,
+      end_line: symbol.end_line,
+    };
+    while (stack.length > 0 && stack[stack.length - 1].depth >= depth) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent !== undefined && parent.depth === depth - 1) {
+      (parent.entry.children ??= []).push(entry);
+    } else {
+      if (symbol.container !== undefined) entry.container = symbol.container;
+      roots.push(entry);
+    }
+    stack.push({ depth, entry });
+  }
+  return roots;
+}
+
+function entrySize(flat: FlatSymbol): { text: number; json: number } {
+  const s = flat.symbol;
+  const json = 60 + s.kind.length + s.name.length * 1.2 + (s.container?.length ?? 0) + 20;
+  return { text: outlineLine(flat).length + 1, json: Math.ceil(json) };
+}
+
+async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const ws = ctx.workspace;
+  const hasPath = typeof args.path === "string";
+  const hasFilePath = typeof args.file_path === "string";
+  if (hasPath === hasFilePath) {
+    throw new ToolError(
+      hasPath
+        ? "Give only one of path and file_path, not both"
+        : "Missing file: give path (or file_path) of the file to outline",
+    );
+  }
+  const input = (hasPath ? args.path : args.file_path) as string;
+  const { rel, abs } = ws.resolve(input);
+  let isDir = false;
+  try {
+    isDir = Deno.statSync(abs).isDirectory;
+  } catch {
+    // vanished: the parse reports it
+  }
+  if (isDir) {
+    throw new ToolError(`Cannot outline "${rel || "."}": it is a folder; give one of its files`);
+  }
+  supportedLanguage(rel, "outline");
+  const maxBytes = ctx.config.maxReadBytes;
+  const outcomes = await ctx.session.symbols.symbols(ws, [rel], {
+    signal: ctx.signal,
+    maxBytes,
+  });
+  const outcome = outcomes.get(rel);
+  if (outcome === undefined) throw new ToolError(`Cannot read symbols of "${rel}"; try again`);
+  if (!outcome.ok) throw parseRefusal(rel, outcome, maxBytes);
+
+  const depth = typeof args.depth === "number" ? args.depth : Infinity;
+  const flat = flattenSymbols(outcome.symbols, depth);
+  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const page = takePage(flat, {
+    offset,
+    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    defaultLimit: Infinity,
+    budgetChars: ctx.config.maxOutputChars,
+  }, entrySize);
+  const lines = page.items.map(outlineLine);
+  if (page.nextOffset !== undefined) {
+    const remaining = `${flat.length - page.nextOffset} more symbols`;
+    lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
+  }
+  if (lines.length === 0) {
+    lines.push(flat.length > 0 ? "No more symbols" : `No symbols found in "${rel}"`);
+  }
+  if (outcome.partial) {
+    lines.push("[partial: the file has syntax errors; symbols near them may be missing]");
+  }
+  const language = languageOf(rel)!.name;
+  const structured: Record<string, unknown> = {
+    path: rel,
+    language,
+    partial: outcome.partial,
+    symbols: nest(page.items),
+    total: flat.length,
+    offset,
+  };
+  if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
+  structured.truncated = page.nextOffset !== undefined;
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+}
+
+export const outlineTool: Tool = {
+  name: "outline",
+  title: "Outline a source file",
+  description: "The symbols of one source file from its syntax tree (tree-sitter), nested, in " +
+    "source order: one per line as `<start>-<end> <kind> <name>`, indented two spaces per " +
+    "level. Kinds: function, method, class, struct, union, enum, interface, type, namespace, " +
+    "module, constant, variable (top level), macro, field. Languages: C, C++, TypeScript, TSX, " +
+    "JavaScript/JSX, Python, Go, Rust, Java, Ruby. A file with syntax errors still gets an " +
+    "outline (partial: true). depth limits nesting; head_limit/offset page by symbols.",
+  inputSchema,
+  outputSchema,
+  annotations: readOnlyAnnotations("Outline a source file"),
+  run,
+};
