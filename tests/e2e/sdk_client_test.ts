@@ -73,6 +73,7 @@ const EVERY_TOOL_CALL: Array<[string, Record<string, unknown>]> = [
   ["read_file", { path: "hello.ts" }],
   ["edit_file", { path: "hello.ts", old_string: "there", new_string: "friend" }],
   ["write_file", { path: "src/new.ts", content: "export const made = true;\n" }],
+  ["outline", { path: "src/util.py" }],
 ];
 
 async function git(cwd: string, ...args: string[]): Promise<void> {
