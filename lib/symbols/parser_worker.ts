@@ -12,7 +12,7 @@ import { cutLine } from "../search/content_lines.ts";
 import { extractSymbols } from "./extract.ts";
 import { type LanguageId, languageOf } from "./languages.ts";
 import { definitionSites, findOccurrences } from "./occurrences.ts";
-import { IDENTIFIER_TYPES, OPAQUE_CODE_TYPES, RULES } from "./rules/index.ts";
+import { IDENTIFIER_TYPES, OPAQUE_CODE_TYPES, RULES } from "./rules.ts";
 import type {
   FromParser,
   ParsedFile,

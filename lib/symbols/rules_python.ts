@@ -1,6 +1,6 @@
 /** Python definitions (tree-sitter-python). */
 import type { Node } from "web-tree-sitter";
-import { type At, def, field, type Rules, type Step } from "../extract.ts";
+import { type At, def, field, type Rules, type Step } from "./extract.ts";
 
 const into: (n: Node) => Step[] = (n) => [{ into: n }];
 

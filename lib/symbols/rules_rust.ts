@@ -1,6 +1,6 @@
 /** Rust definitions (tree-sitter-rust). */
 import type { Node } from "web-tree-sitter";
-import { type At, def, field, type Rules, type Step } from "../extract.ts";
+import { type At, def, field, type Rules, type Step } from "./extract.ts";
 
 /** `impl<T> Trait for Foo<T>` -> "Foo". */
 function typeName(type: Node | null): string | undefined {

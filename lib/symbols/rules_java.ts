@@ -1,6 +1,6 @@
 /** Java definitions (tree-sitter-java). */
 import type { Node } from "web-tree-sitter";
-import { def, field, type Rules, type Step } from "../extract.ts";
+import { def, field, type Rules, type Step } from "./extract.ts";
 
 function type(kind: "class" | "interface" | "enum") {
   return (n: Node): Step[] => def(kind, field(n, "name"), n, { bodies: [field(n, "body")] });

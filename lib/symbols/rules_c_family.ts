@@ -1,7 +1,7 @@
 /** C and C++ definitions (tree-sitter-c, tree-sitter-cpp). */
 import type { Node } from "web-tree-sitter";
-import { type At, def, field, fields, type Rules, type Step } from "../extract.ts";
-import type { SymbolKind } from "../types.ts";
+import { type At, def, field, fields, type Rules, type Step } from "./extract.ts";
+import type { SymbolKind } from "./types.ts";
 
 const DECLARATOR_WRAPPERS = new Set([
   "pointer_declarator",

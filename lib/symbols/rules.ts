@@ -1,13 +1,13 @@
 /** The definition rules of each language, and the node types that are identifiers in code. */
-import type { Rules } from "../extract.ts";
-import type { LanguageId } from "../languages.ts";
-import { C_RULES, CPP_RULES } from "./c_family.ts";
-import { JS_RULES, TS_RULES } from "./ecmascript.ts";
-import { GO_RULES } from "./go.ts";
-import { JAVA_RULES } from "./java.ts";
-import { PYTHON_RULES } from "./python.ts";
-import { RUBY_RULES } from "./ruby.ts";
-import { RUST_RULES } from "./rust.ts";
+import type { Rules } from "./extract.ts";
+import type { LanguageId } from "./languages.ts";
+import { C_RULES, CPP_RULES } from "./rules_c_family.ts";
+import { JS_RULES, TS_RULES } from "./rules_ecmascript.ts";
+import { GO_RULES } from "./rules_go.ts";
+import { JAVA_RULES } from "./rules_java.ts";
+import { PYTHON_RULES } from "./rules_python.ts";
+import { RUBY_RULES } from "./rules_ruby.ts";
+import { RUST_RULES } from "./rules_rust.ts";
 
 export const RULES: Readonly<Record<LanguageId, Rules>> = {
   c: C_RULES,

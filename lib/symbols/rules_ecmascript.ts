@@ -1,6 +1,6 @@
 /** TypeScript, TSX and JavaScript (incl. JSX) definitions (tree-sitter-typescript/-javascript). */
 import type { Node } from "web-tree-sitter";
-import { type At, def, field, type Rules, type Step } from "../extract.ts";
+import { type At, def, field, type Rules, type Step } from "./extract.ts";
 
 const FUNCTION_VALUES = new Set([
   "arrow_function",

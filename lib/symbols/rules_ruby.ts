@@ -1,6 +1,6 @@
 /** Ruby definitions (tree-sitter-ruby). */
 import type { Node } from "web-tree-sitter";
-import { def, field, type Rules, type Step } from "../extract.ts";
+import { def, field, type Rules, type Step } from "./extract.ts";
 
 const into: (n: Node) => Step[] = (n) => [{ into: n }];
 

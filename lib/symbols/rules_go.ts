@@ -1,6 +1,6 @@
 /** Go definitions (tree-sitter-go). */
 import type { Node } from "web-tree-sitter";
-import { def, field, fields, type Rules, type Step } from "../extract.ts";
+import { def, field, fields, type Rules, type Step } from "./extract.ts";
 
 const into: (n: Node) => Step[] = (n) => [{ into: n }];
 
