@@ -5,7 +5,7 @@
  */
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import { runGrep } from "../search/grep_job.ts";
-import { escapeRegex, type PatternSpec } from "../search/pattern.ts";
+import { type PatternSpec, translatePattern } from "../search/pattern.ts";
 import type { JobContext, SearchPool } from "../search/pool.ts";
 import { languageGlobs, languageOf } from "./languages.ts";
 
@@ -26,12 +26,21 @@ export interface CandidateQuery {
 
 const ASCII_WORD = /^[A-Za-z0-9_]$/;
 
-/** The scan's regex: the name, with a word boundary on each side where the name has a word edge. */
+/**
+ * The scan's pattern (ripgrep syntax): the name taken literally, with a word boundary on each
+ * side where the name has a word edge (`$el` or a non-ASCII name needs none there).
+ */
 export function candidatePattern(name: string, match: NameMatch, ignoreCase: boolean): PatternSpec {
   const lead = match !== "substring" && ASCII_WORD.test(name[0] ?? "") ? "\\b" : "";
   const tail = match === "exact" && ASCII_WORD.test(name[name.length - 1] ?? "") ? "\\b" : "";
-  const source = `${lead}${escapeRegex(name)}${tail}`;
-  return { source, flags: ignoreCase ? "i" : "", pattern: name, multiline: false };
+  const literal = name.replace(/[^\p{L}\p{N}_]/gu, (ch) => ch.charCodeAt(0) < 128 ? `\\${ch}` : ch);
+  const compiled = translatePattern(`${lead}${literal}${tail}`, {
+    ignoreCase,
+    fixedStrings: false,
+    multiline: false,
+  });
+  if ("error" in compiled) throw new RangeError(`Cannot search for "${name}": ${compiled.error}`);
+  return compiled.spec;
 }
 
 /** Paths (walk order) of supported-language files that contain the name. */
