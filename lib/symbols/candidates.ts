@@ -1,12 +1,14 @@
 /**
  * Candidate files for a name: the files of supported languages whose text holds the name as a
  * word, from one whole-scope scan on the session's search pool (the grep job). Only these files
- * are parsed, so totals stay exact while the parse cost follows the name's rarity.
+ * are parsed, so totals stay exact while the parse cost follows the name's rarity. When the
+ * session's trigram index is ready it narrows the files the scan reads, as it does for grep.
  */
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import { runGrep } from "../search/grep_job.ts";
 import { type PatternSpec, translatePattern } from "../search/pattern.ts";
 import type { JobContext, SearchPool } from "../search/pool.ts";
+import type { SearchIndex } from "../index/service.ts";
 import { languageGlobs, languageOf } from "./languages.ts";
 
 export type NameMatch = "exact" | "prefix" | "substring";
@@ -45,17 +47,28 @@ export function candidatePattern(name: string, match: NameMatch, ignoreCase: boo
 
 /** Paths (walk order) of supported-language files that contain the name. */
 export async function candidateFiles(
-  pool: SearchPool,
+  engine: { pool: SearchPool; index: SearchIndex | null },
   query: CandidateQuery,
   ctx: Omit<JobContext, "fileOf">,
 ): Promise<string[]> {
-  const outcome = await runGrep(pool, {
+  const spec = candidatePattern(query.name, query.match, query.ignoreCase);
+  const typeGlobs = query.typeGlobs.length > 0 ? query.typeGlobs : languageGlobs();
+  const index = query.single || engine.index === null ? null : (await engine.index.candidates({
+    source: spec.source,
+    flags: spec.flags,
+    multiline: false,
+    base: query.base,
+    globs: query.globs,
+    typeGlobs,
+  })).candidates;
+  const outcome = await runGrep(engine.pool, {
+    candidates: index ?? undefined,
     ws: query.ws,
     base: query.base,
     single: query.single,
     globs: query.globs,
-    typeGlobs: query.typeGlobs.length > 0 ? query.typeGlobs : languageGlobs(),
-    spec: candidatePattern(query.name, query.match, query.ignoreCase),
+    typeGlobs,
+    spec,
     mode: "files_with_matches",
     content: { before: 0, after: 0, lineNumbers: true },
     collectLines: 0,

@@ -4,6 +4,8 @@
  */
 import type { Tool } from "./tool.ts";
 import { editFileTool } from "./edit_file.ts";
+import { findReferencesTool } from "./find_references.ts";
+import { findSymbolTool } from "./find_symbol.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { listDirTool } from "./list_dir.ts";
@@ -26,6 +28,8 @@ export interface ToolEntry {
 }
 
 export const TOOL_TABLE: readonly ToolEntry[] = [
+  { tool: findReferencesTool },
+  { tool: findSymbolTool },
   { tool: globTool },
   { tool: grepTool },
   { tool: listDirTool },

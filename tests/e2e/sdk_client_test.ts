@@ -74,6 +74,8 @@ const EVERY_TOOL_CALL: Array<[string, Record<string, unknown>]> = [
   ["edit_file", { path: "hello.ts", old_string: "there", new_string: "friend" }],
   ["write_file", { path: "src/new.ts", content: "export const made = true;\n" }],
   ["outline", { path: "src/util.py" }],
+  ["find_symbol", { name: "helper" }],
+  ["find_references", { name: "hello", "-C": 1 }],
 ];
 
 async function git(cwd: string, ...args: string[]): Promise<void> {

@@ -34,7 +34,8 @@ function checkKeywords(schema: JsonSchema, where: string): void {
 
 Deno.test("tools: the four code tools are exported; the edit tools only with --write", () => {
   const names = (write: boolean) => toolsFor({ write, git: false }).map((t) => t.name);
-  for (const name of ["glob", "grep", "list_dir", "outline", "read_file"]) {
+  const readOnly = ["find_references", "find_symbol", "glob", "grep", "list_dir", "outline"];
+  for (const name of [...readOnly, "read_file"]) {
     assert.ok(names(false).includes(name) && names(true).includes(name), name);
   }
   for (const name of EDIT_TOOLS) {

@@ -1,0 +1,140 @@
+/** find_references (docs/tools.md "find_references"): identifiers in code only, name-based. */
+import assert from "node:assert/strict";
+import { findReferencesTool } from "../../lib/tools/find_references.ts";
+import { call, text, toolTest } from "./helpers.ts";
+
+const TREE = {
+  "src/count.ts": [
+    "// count is explained in this comment",
+    "export let count = 0;",
+    'const label = "count in a string";',
+    "const counter = count + 1; // recount",
+    "export function bump(): number {",
+    "  count += 1;",
+    "  return `${count}`.length + count;",
+    "}",
+    "",
+  ].join("\n"),
+  "src/use.py": "from count import count\n\n# count\nprint(count, 'count')\n",
+  "README.md": "count count count\n",
+};
+
+toolTest(
+  "find_references: identifiers in code, not comments, strings or longer names",
+  TREE,
+  async (h) => {
+    const result = await call(findReferencesTool, { name: "count" }, h);
+    assert.equal(
+      text(result),
+      [
+        "src/count.ts:2:export let count = 0;  [definition]",
+        "src/count.ts:4:const counter = count + 1; // recount",
+        "src/count.ts:6:  count += 1;",
+        "src/count.ts:7:  return `${count}`.length + count;",
+        "src/use.py:1:from count import count",
+        "src/use.py:4:print(count, 'count')",
+      ].join("\n"),
+    );
+    const s = result.structuredContent!;
+    assert.equal(s.total, 6);
+    assert.equal(s.total_files, 2);
+    assert.deepEqual((s.references as unknown[])[0], {
+      path: "src/count.ts",
+      line: 2,
+      column: 12,
+      text: "export let count = 0;",
+      definition: true,
+    });
+    assert.deepEqual((s.references as Array<{ column: number }>).map((r) => r.column), [
+      12,
+      17,
+      3,
+      13,
+      6,
+      7,
+    ]);
+  },
+);
+
+toolTest(
+  "find_references: include_definitions false leaves the definitions out",
+  TREE,
+  async (h) => {
+    const result = await call(findReferencesTool, {
+      name: "count",
+      include_definitions: false,
+      path: "src/count.ts",
+    }, h);
+    assert.equal(
+      text(result),
+      [
+        "src/count.ts:4:const counter = count + 1; // recount",
+        "src/count.ts:6:  count += 1;",
+        "src/count.ts:7:  return `${count}`.length + count;",
+      ].join("\n"),
+    );
+  },
+);
+
+toolTest("find_references: -C shows context like grep, with -- between groups", {
+  "a.go": [
+    "package a",
+    "",
+    "func Target() {}",
+    "",
+    "func one() {",
+    "\tTarget()",
+    "}",
+    "",
+    "func two() {",
+    "",
+    "",
+    "\tTarget()",
+    "}",
+    "",
+  ].join("\n"),
+}, async (h) => {
+  const result = await call(findReferencesTool, { name: "Target", "-C": 1 }, h);
+  assert.equal(
+    text(result),
+    [
+      "a.go-2-",
+      "a.go:3:func Target() {}  [definition]",
+      "a.go-4-",
+      "a.go-5-func one() {",
+      "a.go:6:\tTarget()",
+      "a.go-7-}",
+      "--",
+      "a.go-11-",
+      "a.go:12:\tTarget()",
+      "a.go-13-}",
+    ].join("\n"),
+  );
+});
+
+toolTest("find_references: macro bodies count, their strings and comments do not", {
+  "m.h": '#define LIMIT 8\n#define TWICE (LIMIT * 2) /* LIMIT */\n#define NAME "LIMIT"\n',
+}, async (h) => {
+  const result = await call(findReferencesTool, { name: "LIMIT" }, h);
+  assert.equal(
+    text(result),
+    "m.h:1:#define LIMIT 8  [definition]\nm.h:2:#define TWICE (LIMIT * 2) /* LIMIT */",
+  );
+});
+
+toolTest("find_references: pages by references; the pages add up to the whole", TREE, async (h) => {
+  const all = text(await call(findReferencesTool, { name: "count" }, h)).split("\n");
+  const first = await call(findReferencesTool, { name: "count", head_limit: 4 }, h);
+  assert.equal(
+    text(first),
+    [...all.slice(0, 4), "[... 2 more references; call again with offset=4]"].join("\n"),
+  );
+  const rest = await call(findReferencesTool, { name: "count", head_limit: 4, offset: 4 }, h);
+  assert.equal(text(rest), all.slice(4).join("\n"));
+  assert.equal(rest.structuredContent?.truncated, false);
+});
+
+toolTest("find_references: nothing in code is said plainly", TREE, async (h) => {
+  const result = await call(findReferencesTool, { name: "recount" }, h);
+  assert.equal(text(result), 'No references to "recount" found in code (1 files mention it)');
+});

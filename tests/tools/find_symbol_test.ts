@@ -1,0 +1,145 @@
+/** find_symbol (docs/tools.md "find_symbol"): definitions only, from syntax trees. */
+import assert from "node:assert/strict";
+import { findSymbolTool } from "../../lib/tools/find_symbol.ts";
+import { call, text, toolTest } from "./helpers.ts";
+
+const TREE = {
+  "src/engine.c": [
+    "/* engine_start is documented here */",
+    '#include "engine.h"',
+    "",
+    "int engine_start(int n);",
+    "",
+    "static int",
+    "engine_start(int n)",
+    "{",
+    "\treturn n + 1;",
+    "}",
+    "",
+    "int main(void) { return engine_start(1); }",
+    "",
+  ].join("\n"),
+  "src/engine.h": "struct engine { int engine_start_count; };\nint engine_start(int n);\n",
+  "src/app.ts": [
+    "export class Engine {",
+    "  start(): void {}",
+    "}",
+    "export function startEngine(e: Engine) { e.start(); }",
+    'const note = "Engine in a string";',
+    "",
+  ].join("\n"),
+  "lib/engine.py": "class Engine:\n    def start(self):\n        pass\n",
+  "docs/engine.md": "# Engine\n\nengine_start starts it.\n",
+};
+
+toolTest(
+  "find_symbol: definitions only, not prototypes, calls, comments or docs",
+  TREE,
+  async (h) => {
+    const result = await call(findSymbolTool, { name: "engine_start" }, h);
+    assert.equal(text(result), "src/engine.c:7: function engine_start");
+    assert.deepEqual(result.structuredContent, {
+      symbols: [{
+        path: "src/engine.c",
+        line: 7,
+        end_line: 10,
+        kind: "function",
+        name: "engine_start",
+      }],
+      total: 1,
+      files_parsed: 2,
+      skipped: 0,
+      offset: 0,
+      truncated: false,
+    });
+  },
+);
+
+toolTest(
+  "find_symbol: every language in the scope, sorted by path, with containers",
+  TREE,
+  async (h) => {
+    const result = await call(findSymbolTool, { name: "start" }, h);
+    assert.equal(
+      text(result),
+      "lib/engine.py:2: method start  (in Engine)\nsrc/app.ts:2: method start  (in Engine)",
+    );
+    const classes = await call(findSymbolTool, { name: "Engine", kind: "class" }, h);
+    assert.equal(text(classes), "lib/engine.py:1: class Engine\nsrc/app.ts:1: class Engine");
+  },
+);
+
+toolTest("find_symbol: prefix, substring and -i matching", TREE, async (h) => {
+  const prefix = await call(findSymbolTool, { name: "engine", match: "prefix" }, h);
+  assert.equal(
+    text(prefix),
+    "src/engine.c:7: function engine_start\nsrc/engine.h:1: struct engine\n" +
+      "src/engine.h:1: field engine_start_count  (in engine)",
+  );
+  const sub = await call(findSymbolTool, { name: "Engine", match: "substring" }, h);
+  assert.equal(
+    text(sub),
+    "lib/engine.py:1: class Engine\nsrc/app.ts:1: class Engine\nsrc/app.ts:4: function startEngine",
+  );
+  const folded = await call(findSymbolTool, { name: "ENGINE", "-i": true, kind: "struct" }, h);
+  assert.equal(text(folded), "src/engine.h:1: struct engine");
+});
+
+toolTest("find_symbol: path, glob and type narrow the scope", TREE, async (h) => {
+  assert.equal(
+    text(await call(findSymbolTool, { name: "Engine", path: "src" }, h)),
+    "src/app.ts:1: class Engine",
+  );
+  assert.equal(
+    text(await call(findSymbolTool, { name: "Engine", glob: "*.py" }, h)),
+    "lib/engine.py:1: class Engine",
+  );
+  assert.equal(
+    text(await call(findSymbolTool, { name: "Engine", type: "ts" }, h)),
+    "src/app.ts:1: class Engine",
+  );
+  assert.equal(
+    text(await call(findSymbolTool, { name: "Engine", path: "src/app.ts" }, h)),
+    "src/app.ts:1: class Engine",
+  );
+});
+
+toolTest("find_symbol: pages exactly, and says how to get the rest", {
+  "many.go": Array.from({ length: 5 }, (_, i) => `func Handler${i}() {}`).join("\n\n") + "\n",
+}, async (h) => {
+  const all = text(await call(findSymbolTool, { name: "Handler", match: "prefix" }, h)).split("\n");
+  assert.equal(all.length, 5);
+  const first = await call(findSymbolTool, { name: "Handler", match: "prefix", head_limit: 2 }, h);
+  assert.equal(
+    text(first),
+    `${all[0]}\n${all[1]}\n[... 3 more definitions; call again with offset=2]`,
+  );
+  const rest = await call(findSymbolTool, {
+    name: "Handler",
+    match: "prefix",
+    head_limit: 0,
+    offset: 2,
+  }, h);
+  assert.equal(text(rest), all.slice(2).join("\n"));
+  assert.equal(rest.structuredContent?.total, 5);
+});
+
+toolTest("find_symbol: nothing found, unsupported files and bad names are said plainly", {
+  ...TREE,
+  "big.c": `int huge_one(void) { return 1; }\n${"int x;\n".repeat(300)}`,
+}, async (h) => {
+  const none = await call(findSymbolTool, { name: "nowhere_to_be_found" }, h);
+  assert.equal(text(none), 'No definitions of "nowhere_to_be_found" found (0 files mention it)');
+  const md = await call(findSymbolTool, { name: "Engine", path: "docs/engine.md" }, h);
+  assert.equal(md.isError, true);
+  assert.match(text(md), /^Cannot search "docs\/engine.md": not a file of a supported language/);
+  const spaced = await call(findSymbolTool, { name: "two words" }, h);
+  assert.equal(spaced.isError, true);
+  const big = await call(findSymbolTool, { name: "huge_one" }, h);
+  assert.equal(
+    text(big),
+    'No definitions of "huge_one" found (1 files mention it)\n' +
+      "[1 files that mention it were not parsed: binary or over --max-read-bytes]",
+  );
+  assert.equal(big.structuredContent?.skipped, 1);
+}, { maxReadBytes: 1000 });
