@@ -6,6 +6,7 @@
 import denoJson from "./deno.json" with { type: "json" };
 import { parseArgs, usage } from "./lib/cli/args.ts";
 import { revokeUnused } from "./lib/cli/permissions.ts";
+import { detectGit } from "./lib/git/availability.ts";
 import { catalogMethods } from "./lib/features/catalog.ts";
 import type { LoadedFeatures } from "./lib/features/load.ts";
 import { coreMethods } from "./lib/features/lifecycle.ts";
@@ -59,9 +60,11 @@ async function main(): Promise<number> {
 
   // What this session offers decides what it may do: the rest is given up before any feature
   // (or library) loads.
+  const git = detectGit(choice.root, { enabled: config.git });
   const available: ToolAvailability = {
     write: config.write && choice.root !== null,
-    git: false,
+    git: git.ok,
+    gitTarget: git.ok ? git.target : null,
   };
   revokeUnused({ write: available.write, run: available.git });
 

@@ -41,7 +41,11 @@ export function loadFeatures(
     eagerMaxFiles: EAGER_MAX_FILES,
     watch: true,
   });
-  const session = new Session({ write: available.write, index });
+  const session = new Session({
+    write: available.write,
+    index,
+    git: available.git ? available.gitTarget : null,
+  });
   const tools = { tools: toolsFor(available), workspace, config, session };
   const edits = session.edits;
   const resources = createResourceProvider(workspace, config, { edits });

@@ -5,11 +5,19 @@
  * in the work tree: history names deleted files.
  */
 import { isGitName } from "../workspace/names.ts";
+import { servableName } from "./names.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 
 /** The root-relative path git gets for `input` ("" for the root), or a WorkspaceError. */
 export function gitPath(ws: Workspace, input: string): string {
   const rel = ws.relativePath(input);
+  if (rel !== "" && !servableName(rel)) {
+    throw new WorkspaceError(
+      "invalid-path",
+      input,
+      `Cannot access ${JSON.stringify(input)}: the path holds a control character`,
+    );
+  }
   if (rel !== "" && rel.split("/").some(isGitName)) {
     throw new WorkspaceError(
       "git",

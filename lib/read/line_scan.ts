@@ -74,9 +74,14 @@ function concat(parts: Uint8Array[], length: number): Uint8Array {
   return out;
 }
 
+/** What the scan reads from: a file handle, or bytes in memory. */
+export interface LineReader {
+  read(buffer: Uint8Array): Promise<number | null>;
+}
+
 /** Reads `file` from its current position to the end in one pass. */
 export async function scanLines(
-  file: Deno.FsFile,
+  file: LineReader,
   window: LineWindow,
   signal: AbortSignal,
 ): Promise<LineScan> {

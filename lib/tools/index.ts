@@ -6,12 +6,18 @@ import type { Tool } from "./tool.ts";
 import { editFileTool } from "./edit_file.ts";
 import { findReferencesTool } from "./find_references.ts";
 import { findSymbolTool } from "./find_symbol.ts";
+import type { GitTarget } from "../git/target.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { listDirTool } from "./list_dir.ts";
 import { outlineTool } from "./outline.ts";
 import { readFileTool } from "./read_file.ts";
 import { writeFileTool } from "./write_file.ts";
+import { gitBlameTool } from "./git_blame.ts";
+import { gitDiffTool } from "./git_diff.ts";
+import { gitLogTool } from "./git_log.ts";
+import { gitShowTool } from "./git_show.ts";
+import { gitStatusTool } from "./git_status.ts";
 
 /** What a session can do, decided once at start from the flags and the machine. */
 export interface ToolAvailability {
@@ -19,6 +25,8 @@ export interface ToolAvailability {
   write: boolean;
   /** A git binary exists and the root is the top of a usable git work tree (not --no-git). */
   git: boolean;
+  /** Where the git tools run (lib/git/availability.ts), when `git` is true. */
+  gitTarget?: GitTarget | null;
 }
 
 export interface ToolEntry {
@@ -37,6 +45,11 @@ export const TOOL_TABLE: readonly ToolEntry[] = [
   { tool: readFileTool },
   { tool: editFileTool, when: (s) => s.write },
   { tool: writeFileTool, when: (s) => s.write },
+  { tool: gitBlameTool, when: (s) => s.git },
+  { tool: gitDiffTool, when: (s) => s.git },
+  { tool: gitLogTool, when: (s) => s.git },
+  { tool: gitShowTool, when: (s) => s.git },
+  { tool: gitStatusTool, when: (s) => s.git },
 ];
 
 /** The tools one session offers. */

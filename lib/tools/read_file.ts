@@ -7,7 +7,7 @@ import { readOnlyAnnotations } from "./tool_support.ts";
 import { WorkspaceError } from "../workspace/workspace.ts";
 import { recordFileRead } from "../edits/record_read.ts";
 import { HARD_CAP_CHARS } from "../search/paging.ts";
-import { type LineScan, scanLines } from "../read/line_scan.ts";
+import { type LineReader, type LineScan, scanLines } from "../read/line_scan.ts";
 import { base64, IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
 
 const DEFAULT_LIMIT = 2000;
@@ -92,55 +92,14 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       };
     }
     await file.seek(0, Deno.SeekMode.Start);
-    const explicit = typeof args.limit === "number";
-    const count = explicit ? args.limit as number : DEFAULT_LIMIT;
-    const budget = explicit || ctx.config.maxReadChars === 0
-      ? HARD_CAP_CHARS
-      : Math.min(ctx.config.maxReadChars, HARD_CAP_CHARS);
-    let offset = typeof args.offset === "number" ? args.offset : 1;
-    if (offset < 0) {
-      const counted = await scanLines(file, { start: Infinity, count: 0, budget: 0 }, ctx.signal);
-      if (counted.firstNul >= 0) throw binaryError(rel, size, counted);
-      offset = Math.max(1, counted.total + 1 + offset);
-      await file.seek(0, Deno.SeekMode.Start);
-    }
-    if (offset === 0) offset = 1;
-    // One pass to the end whatever the window: it counts the lines and finds a NUL anywhere.
-    const pass = await scanLines(file, { start: offset, count, budget }, ctx.signal);
-    if (pass.firstNul >= 0) throw binaryError(rel, size, pass);
-    if (offset > Math.max(pass.total, 1)) {
-      throw new ToolError(
-        `Cannot read "${rel}" from line ${offset}: the file has ${pass.total} line${
-          pass.total === 1 ? "" : "s"
-        }`,
-      );
-    }
-    const more = pass.end < pass.total;
-    const lines = [...pass.shown];
-    if (more) {
-      const note = budget === HARD_CAP_CHARS && explicit && pass.shown.length < count
-        ? " (stopped at the 8 MiB safety cap)"
-        : "";
-      lines.push(
-        `[... ${pass.total - pass.end} more lines${note}; call again with offset=${pass.end + 1}]`,
-      );
-    }
-    if (pass.total === 0) lines.push("(empty file)");
-    const structured: Record<string, unknown> = {
-      path: rel,
-      start_line: offset,
-      end_line: pass.end,
-      total_lines: pass.total,
-    };
-    if (more) structured.next_offset = pass.end + 1;
-    structured.truncated = more;
-    structured.text = pass.shown.join("\n");
+    const source = { read: (p: Uint8Array) => file.read(p), rewind: () => file.seek(0, 0) };
+    const page = await numberedPage(source, { rel, size }, args, ctx);
     // With --write the session remembers what was read (read before write, docs/tools.md).
     const edits = ctx.session.edits;
     if (edits !== null) {
       await recordFileRead(edits, ws, rel, { ...opened, maxBytes: ctx.config.maxReadBytes });
     }
-    return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+    return page;
   } finally {
     try {
       file.close();
@@ -148,6 +107,69 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       // already closed (image path)
     }
   }
+}
+
+/** Bytes read front to back, and back to the front (a file, or a blob in memory). */
+export interface LineSource extends LineReader {
+  rewind(): Promise<unknown>;
+}
+
+/**
+ * The read_file page of a text source: numbered lines from `args.offset` (negative counts from
+ * the end) for `args.limit` lines under the read budget, the next-offset hint, and ToolError for
+ * a binary source or an offset past the end. git_show shows file content at a revision with it.
+ */
+export async function numberedPage(
+  source: LineSource,
+  file: { rel: string; size: number },
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  const { rel, size } = file;
+  const explicit = typeof args.limit === "number";
+  const count = explicit ? args.limit as number : DEFAULT_LIMIT;
+  const budget = explicit || ctx.config.maxReadChars === 0
+    ? HARD_CAP_CHARS
+    : Math.min(ctx.config.maxReadChars, HARD_CAP_CHARS);
+  let offset = typeof args.offset === "number" ? args.offset : 1;
+  if (offset < 0) {
+    const counted = await scanLines(source, { start: Infinity, count: 0, budget: 0 }, ctx.signal);
+    if (counted.firstNul >= 0) throw binaryError(rel, size, counted);
+    offset = Math.max(1, counted.total + 1 + offset);
+    await source.rewind();
+  }
+  if (offset === 0) offset = 1;
+  // One pass to the end whatever the window: it counts the lines and finds a NUL anywhere.
+  const pass = await scanLines(source, { start: offset, count, budget }, ctx.signal);
+  if (pass.firstNul >= 0) throw binaryError(rel, size, pass);
+  if (offset > Math.max(pass.total, 1)) {
+    throw new ToolError(
+      `Cannot read "${rel}" from line ${offset}: the file has ${pass.total} line${
+        pass.total === 1 ? "" : "s"
+      }`,
+    );
+  }
+  const more = pass.end < pass.total;
+  const lines = [...pass.shown];
+  if (more) {
+    const note = budget === HARD_CAP_CHARS && explicit && pass.shown.length < count
+      ? " (stopped at the 8 MiB safety cap)"
+      : "";
+    lines.push(
+      `[... ${pass.total - pass.end} more lines${note}; call again with offset=${pass.end + 1}]`,
+    );
+  }
+  if (pass.total === 0) lines.push("(empty file)");
+  const structured: Record<string, unknown> = {
+    path: rel,
+    start_line: offset,
+    end_line: pass.end,
+    total_lines: pass.total,
+  };
+  if (more) structured.next_offset = pass.end + 1;
+  structured.truncated = more;
+  structured.text = pass.shown.join("\n");
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
 function binaryError(rel: string, size: number, scan: LineScan): ToolError {

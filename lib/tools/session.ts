@@ -5,6 +5,8 @@
  */
 
 import { EditSession } from "../edits/edit_session.ts";
+import { GitRunner } from "../git/runner.ts";
+import type { GitTarget } from "../git/target.ts";
 import { SearchPool } from "../search/pool.ts";
 import { SymbolService } from "../symbols/service.ts";
 import { WorkQueue } from "../work_queue.ts";
@@ -26,11 +28,17 @@ export class Session {
   /** Parsed symbols: parser workers (started on first use) and the per-file cache. */
   readonly symbols: SymbolService;
 
-  constructor(options: { write?: boolean; index?: SearchIndex } = {}) {
+  /** The git runner of the root (lib/git/runner.ts), or null when the git tools are not offered. */
+  readonly git: GitRunner | null;
+
+  constructor(
+    options: { write?: boolean; index?: SearchIndex; git?: GitTarget | null } = {},
+  ) {
     this.queue = new WorkQueue(HEAVY_UNITS);
     this.pool = new SearchPool(this.queue);
     this.edits = options.write === true ? new EditSession() : null;
     this.index = options.index ?? null;
+    this.git = options.git ? new GitRunner(options.git) : null;
     // A write drops what the workers cached (workspaces with their ignore rules, listings) and
     // re-reads the file into the index before the next grep.
     this.edits?.onWritten((file) => {

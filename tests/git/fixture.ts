@@ -6,6 +6,11 @@
 import assert from "node:assert/strict";
 import { detectGit } from "../../lib/git/availability.ts";
 import { GitRunner } from "../../lib/git/runner.ts";
+import { type Config, defaultConfig } from "../../lib/config.ts";
+import type { ToolContext } from "../../lib/tools/tool.ts";
+import { Session } from "../../lib/tools/session.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
+import type { Harness } from "../tools/helpers.ts";
 
 export interface Ran {
   code: number;
@@ -128,4 +133,71 @@ export function hasGit(): boolean {
   } catch {
     return false;
   }
+}
+
+/** A tool harness (tests/tools/helpers.ts) on a repository: its workspace and a git session. */
+export async function gitHarness(repo: Repo, config: Partial<Config> = {}): Promise<Harness> {
+  const ws = await Workspace.open({
+    root: repo.root,
+    noIgnore: false,
+    allowSecrets: config.allowSecrets ?? false,
+  });
+  const found = detectGit(repo.root, { enabled: true });
+  assert.ok(found.ok, found.ok ? "" : found.reason);
+  const controller = new AbortController();
+  const ctx: ToolContext = {
+    signal: controller.signal,
+    progress: () => {},
+    workspace: ws,
+    config: { ...defaultConfig(), root: repo.root, ...config },
+    session: new Session({ git: found.target }),
+  };
+  return { root: repo.root, ws, ctx, progress: [], controller };
+}
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3]);
+
+/**
+ * A repository with real history: a rename with an edit, a merge, a binary file, unicode and
+ * space names, a committed secret; left with staged, unstaged, deleted and untracked changes.
+ */
+export function historyRepo(): Repo {
+  const lines = (n: number, tag: string) =>
+    Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join("\n") + "\n";
+  const repo = makeRepo({
+    "a.txt": lines(30, "a"),
+    "src/lib.ts": lines(12, "lib"),
+    "ünïcödé name.txt": "unicode\n",
+    "sp ace.txt": "space\n",
+    "img.png": PNG,
+    "gone.txt": "to be deleted\n",
+  });
+  repo.write("a.txt", lines(30, "a").replace("a line 5\n", "a line five\n"));
+  Deno.renameSync(`${repo.root}/src/lib.ts`, `${repo.root}/src/core.ts`);
+  repo.write("src/core.ts", lines(12, "lib") + "export {};\n");
+  repo.write(".env", "API_KEY=hunter2\n");
+  repo.write("img.png", new Uint8Array([...PNG, 4, 5, 6]));
+  repo.commit("second: rename lib to core, env");
+  git(repo.root, "checkout", "-q", "-b", "feature");
+  repo.write("feature.txt", "feature work\n");
+  repo.write(".env", "API_KEY=hunter3\n");
+  repo.commit("feature work");
+  git(repo.root, "checkout", "-q", "main");
+  repo.write("a.txt", lines(30, "a").replace("a line 5\n", "a line five\n") + "tail\n");
+  repo.commit("main work");
+  git(repo.root, "merge", "-q", "--no-ff", "-m", "merge feature", "feature");
+  for (let i = 0; i < 25; i++) {
+    repo.write("log.txt", `entry ${i}\n`);
+    repo.commit(`log entry ${i}`);
+  }
+  // Work tree state: staged, unstaged, deleted, untracked.
+  repo.write("a.txt", "staged first line\n" + lines(30, "a"));
+  git(repo.root, "add", "a.txt");
+  repo.write("sp ace.txt", "space\nunstaged\n");
+  Deno.removeSync(`${repo.root}/gone.txt`);
+  repo.write("new file.txt", "untracked\n");
+  repo.write("ünïcödé name.txt", "unicode\nchanged\n");
+  git(repo.root, "add", "ünïcödé name.txt");
+  repo.write(".env", "API_KEY=worktree-secret\n");
+  return repo;
 }

@@ -1,0 +1,167 @@
+/** git_diff: unified diff or per-file line counts (docs/tools.md "git_diff"). */
+import type { Tool, ToolContext, ToolResult } from "./tool.ts";
+import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { CAPPED_LINE, linesPage, optionalGitPath, withGit } from "./git_support.ts";
+import { outputLines, withholdSecrets } from "../git/diff_text.ts";
+import { type NumstatEntry, numstatLine, parseNumstat } from "../git/numstat.ts";
+import { pathArgs } from "../git/pathspec.ts";
+import { emptyTree, resolveRevision } from "../git/revision.ts";
+import type { GitRunner } from "../git/runner.ts";
+import { capNote, takePage } from "../search/paging.ts";
+
+/** Options of every command that prints a diff: no external programs, no repository order file. */
+export const DIFF_OPTIONS = [
+  "--no-ext-diff",
+  "--no-textconv",
+  "--no-color",
+  "--ignore-submodules=all",
+  "-O/dev/null",
+];
+
+const inputSchema = {
+  type: "object",
+  properties: {
+    target: {
+      type: "string",
+      description: 'What to diff: "worktree" (default: unstaged changes), "staged", or a revision',
+    },
+    base: {
+      type: "string",
+      description: "Revision to compare against (default: the index for worktree, HEAD for " +
+        "staged, the first parent for a revision)",
+    },
+    path: { type: "string", description: "Only this file or folder" },
+    context: {
+      type: "integer",
+      minimum: 0,
+      maximum: 20,
+      description: "Context lines around changes (default 3)",
+    },
+    stat_only: { type: "boolean", description: "Only {path, added, deleted} per file (numstat)" },
+    head_limit: {
+      type: "integer",
+      minimum: 0,
+      description: "Max lines (files with stat_only); default: a page under the budget; 0 = all",
+    },
+    offset: { type: "integer", minimum: 0, default: 0, description: "Lines (or files) to skip" },
+  },
+  required: [],
+  additionalProperties: false,
+};
+
+const fileSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Workspace-relative path" },
+    added: { type: "integer", description: "Lines added (absent for binary files)" },
+    deleted: { type: "integer", description: "Lines deleted (absent for binary files)" },
+    from: { type: "string", description: "Old path of a rename" },
+    binary: { type: "boolean", description: "Binary file" },
+  },
+  required: ["path"],
+  additionalProperties: false,
+};
+
+const outputSchema = {
+  type: "object",
+  properties: {
+    lines: { type: "array", items: { type: "string" }, description: "Unified diff lines" },
+    files: { type: "array", items: fileSchema, description: "Per-file counts (stat_only)" },
+    total: { type: "integer", description: "All lines (or files)" },
+    offset: { type: "integer", description: "First line (or file) shown" },
+    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    truncated: { type: "boolean", description: "More follows" },
+  },
+  required: ["total", "offset", "truncated"],
+  additionalProperties: false,
+};
+
+/** The revisions part of the diff command for `target` and `base`. */
+async function sides(
+  git: GitRunner,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const target = typeof args.target === "string" ? args.target : "worktree";
+  const baseText = typeof args.base === "string" ? args.base : null;
+  const base = baseText === null
+    ? null
+    : await resolveRevision(git, baseText, { signal, what: "base revision" });
+  if (target === "worktree") return base === null ? [] : [base];
+  if (target === "staged") return base === null ? ["--cached"] : ["--cached", base];
+  const oid = (await resolveRevision(git, target, { signal, what: "target revision" }))!;
+  if (base !== null) return [base, oid];
+  const parent = await resolveRevision(git, `${oid}^1`, { signal, optional: true });
+  return [parent ?? emptyTree(oid), oid];
+}
+
+function fileSize(entry: NumstatEntry): { text: number; json: number } {
+  return { text: numstatLine(entry).length + 1, json: JSON.stringify(entry).length + 1 };
+}
+
+function statPage(
+  entries: NumstatEntry[],
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): ToolResult {
+  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const page = takePage(entries, {
+    offset,
+    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    defaultLimit: Infinity,
+    budgetChars: ctx.config.maxOutputChars,
+  }, fileSize);
+  const lines = page.items.map(numstatLine);
+  if (page.nextOffset !== undefined) {
+    const remaining = `${entries.length - page.nextOffset} more files`;
+    lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
+  }
+  if (lines.length === 0) lines.push(entries.length > 0 ? "No more files" : "No changes");
+  const structured: Record<string, unknown> = { files: page.items, total: entries.length, offset };
+  if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
+  structured.truncated = page.nextOffset !== undefined;
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+}
+
+/** Diff output as page-able lines: secrets withheld (unless allowed), the cap said. */
+export function diffOutputLines(
+  bytes: Uint8Array,
+  capped: boolean,
+  ctx: ToolContext,
+): string[] {
+  const raw = outputLines(bytes, capped);
+  const lines = ctx.config.allowSecrets ? raw : withholdSecrets(raw);
+  if (capped) lines.push(CAPPED_LINE);
+  return lines;
+}
+
+async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const rel = optionalGitPath(ctx, args.path);
+  const context = typeof args.context === "number" ? args.context : 3;
+  const statOnly = args.stat_only === true;
+  return await withGit(ctx, async (git) => {
+    const revs = await sides(git, args, ctx.signal);
+    const format = statOnly ? ["--numstat", "-z"] : [`-U${context}`];
+    const out = await git.run(
+      ["diff", ...DIFF_OPTIONS, ...format, ...revs, ...pathArgs(rel)],
+      { signal: ctx.signal },
+    );
+    if (statOnly) return statPage(parseNumstat(out.stdout).entries, args, ctx);
+    const lines = diffOutputLines(out.stdout, out.capped, ctx);
+    return linesPage(lines, args, ctx, { empty: "No changes" });
+  });
+}
+
+export const gitDiffTool: Tool = {
+  name: "git_diff",
+  title: "Git diff",
+  description: 'Show changes as a unified diff. target: "worktree" (default, unstaged ' +
+    'changes), "staged", or a revision (what that commit changed); base: a revision to compare ' +
+    "against instead (base..target). path narrows to a file or folder; context sets the lines " +
+    "around each change (0-20, default 3); stat_only gives added/deleted line counts per file. " +
+    "Long diffs come in pages of whole lines (offset). Secret files show no content.",
+  inputSchema,
+  outputSchema,
+  annotations: readOnlyAnnotations("Git diff"),
+  run,
+};

@@ -1,0 +1,145 @@
+/** git_log: commits, newest first, paged (docs/tools.md "git_log"). */
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { optionalGitPath, withGit } from "./git_support.ts";
+import { pathArgs } from "../git/pathspec.ts";
+import { resolveRevision } from "../git/revision.ts";
+import { LOG_FORMAT, type LogEntry, logLine, parseLog } from "../git/log_format.ts";
+import { capNote, takePage } from "../search/paging.ts";
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 200;
+const MAX_TEXT = 1000;
+
+const inputSchema = {
+  type: "object",
+  properties: {
+    revision: { type: "string", description: "Where to start (default HEAD): branch, tag, commit" },
+    path: { type: "string", description: "Only commits that touch this file or folder" },
+    author: { type: "string", description: "Author name or email contains this (any case)" },
+    grep: { type: "string", description: "Commit message contains this text (any case)" },
+    since: { type: "string", description: 'Commits after this date ("2024-01-31", "2 weeks ago")' },
+    until: { type: "string", description: "Commits before this date" },
+    head_limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      description: "Max commits (default 20, at most 200)",
+    },
+    offset: { type: "integer", minimum: 0, default: 0, description: "Commits to skip" },
+  },
+  required: [],
+  additionalProperties: false,
+};
+
+const commitSchema = {
+  type: "object",
+  properties: {
+    commit: { type: "string", description: "Full commit id" },
+    parents: { type: "array", items: { type: "string" }, description: "Parent commit ids" },
+    author: { type: "string", description: "Author name" },
+    email: { type: "string", description: "Author email" },
+    date: { type: "string", description: "Author date, ISO 8601" },
+    subject: { type: "string", description: "First line of the message" },
+  },
+  required: ["commit", "parents", "author", "email", "date", "subject"],
+  additionalProperties: false,
+};
+
+const outputSchema = {
+  type: "object",
+  properties: {
+    commits: { type: "array", items: commitSchema, description: "Commits, newest first" },
+    offset: { type: "integer", description: "Commits skipped before this page" },
+    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    truncated: { type: "boolean", description: "More commits follow" },
+  },
+  required: ["commits", "offset", "truncated"],
+  additionalProperties: false,
+};
+
+function text(args: Record<string, unknown>, key: string): string | null {
+  const value = args[key];
+  if (typeof value !== "string") return null;
+  if (value.length > MAX_TEXT) {
+    throw new ToolError(`${key} is too long (at most ${MAX_TEXT} chars)`);
+  }
+  return value;
+}
+
+function structuredCommit(entry: LogEntry): Record<string, unknown> {
+  const { short: _short, ...rest } = entry;
+  return rest;
+}
+
+function entrySize(entry: LogEntry): { text: number; json: number } {
+  return {
+    text: logLine(entry).length + 1,
+    json: JSON.stringify(structuredCommit(entry)).length + 1,
+  };
+}
+
+async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const rel = optionalGitPath(ctx, args.path);
+  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const explicit = typeof args.head_limit === "number";
+  const limit = explicit ? args.head_limit as number : DEFAULT_LIMIT;
+  const filters: string[] = [];
+  const author = text(args, "author");
+  const grep = text(args, "grep");
+  const since = text(args, "since");
+  const until = text(args, "until");
+  if (author !== null || grep !== null) filters.push("--fixed-strings", "--regexp-ignore-case");
+  if (author !== null) filters.push(`--author=${author}`);
+  if (grep !== null) filters.push(`--grep=${grep}`);
+  if (since !== null) filters.push(`--since=${since}`);
+  if (until !== null) filters.push(`--until=${until}`);
+  const revision = typeof args.revision === "string" ? args.revision : null;
+  const fetched = await withGit(ctx, async (git) => {
+    const oid = await resolveRevision(git, revision ?? "HEAD", {
+      signal: ctx.signal,
+      optional: revision === null, // no HEAD yet: an empty history
+    });
+    if (oid === null) return [];
+    const out = await git.run([
+      "log",
+      "-z",
+      LOG_FORMAT,
+      `--skip=${offset}`,
+      `--max-count=${limit + 1}`,
+      ...filters,
+      oid,
+      ...pathArgs(rel),
+    ], { signal: ctx.signal });
+    return parseLog(out.stdout);
+  });
+  const page = takePage(fetched, {
+    offset: 0,
+    limit,
+    defaultLimit: limit,
+    budgetChars: explicit ? 0 : ctx.config.maxOutputChars,
+  }, entrySize);
+  const shown = page.items;
+  const more = page.nextOffset !== undefined;
+  const lines = shown.map(logLine);
+  const next = offset + shown.length;
+  if (more) lines.push(hintLine("more commits", next, capNote(page.cutBy)));
+  if (fetched.length === 0) lines.push(offset > 0 ? "No more commits" : "No commits found");
+  const structured: Record<string, unknown> = { commits: shown.map(structuredCommit), offset };
+  if (more) structured.next_offset = next;
+  structured.truncated = more;
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+}
+
+export const gitLogTool: Tool = {
+  name: "git_log",
+  title: "Git log",
+  description: "List commits newest first, one line each: short id, date, author, subject. " +
+    "revision (default HEAD) is where to start; path keeps commits touching a file or folder; " +
+    "author and grep match fixed text, any case; since/until take dates like 2024-01-31 or " +
+    "'2 weeks ago'. Pages of head_limit commits (default 20, at most 200) from offset.",
+  inputSchema,
+  outputSchema,
+  annotations: readOnlyAnnotations("Git log"),
+  run,
+};

@@ -1,0 +1,109 @@
+/** git_status: branch, upstream, ahead/behind and changed files (docs/tools.md "git_status"). */
+import type { Tool, ToolContext, ToolResult } from "./tool.ts";
+import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { optionalGitPath, withGit } from "./git_support.ts";
+import { pathArgs } from "../git/pathspec.ts";
+import { parseStatus, type StatusEntry, statusHeader, statusLine } from "../git/status.ts";
+import { capNote, takePage } from "../search/paging.ts";
+
+const DEFAULT_LIMIT = 1000;
+
+const inputSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Only changes under this file or folder" },
+    head_limit: {
+      type: "integer",
+      minimum: 0,
+      description: "Max entries (default 1000; 0 = all)",
+    },
+    offset: { type: "integer", minimum: 0, default: 0, description: "Entries to skip" },
+  },
+  required: [],
+  additionalProperties: false,
+};
+
+const outputSchema = {
+  type: "object",
+  properties: {
+    branch: { type: "string", description: 'Current branch, or "HEAD" when detached' },
+    detached: { type: "boolean", description: "HEAD is detached" },
+    upstream: { type: "string", description: "Upstream branch, if any" },
+    ahead: { type: "integer", description: "Commits ahead of upstream" },
+    behind: { type: "integer", description: "Commits behind upstream" },
+    entries: {
+      type: "array",
+      description: "Changed files as git status --short shows them",
+      items: {
+        type: "object",
+        properties: {
+          path: { type: "string", description: "Workspace-relative path" },
+          status: { type: "string", description: 'Two letters: "M ", " M", "A ", "??", "UU"...' },
+          from: { type: "string", description: "Old path of a rename or copy" },
+        },
+        required: ["path", "status"],
+        additionalProperties: false,
+      },
+    },
+    total: { type: "integer", description: "All entries" },
+    offset: { type: "integer", description: "First entry shown" },
+    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    truncated: { type: "boolean", description: "More entries remain" },
+  },
+  required: ["branch", "entries", "total", "offset", "truncated"],
+  additionalProperties: false,
+};
+
+function entrySize(entry: StatusEntry): { text: number; json: number } {
+  return { text: statusLine(entry).length + 1, json: JSON.stringify(entry).length + 1 };
+}
+
+async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const rel = optionalGitPath(ctx, args.path);
+  const info = await withGit(ctx, async (git) => {
+    const out = await git.run(
+      ["status", "--porcelain=v2", "-z", "--branch", "--ignore-submodules=all", ...pathArgs(rel)],
+      { signal: ctx.signal },
+    );
+    return parseStatus(out.stdout);
+  });
+  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const page = takePage(info.entries, {
+    offset,
+    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    defaultLimit: DEFAULT_LIMIT,
+    budgetChars: ctx.config.maxOutputChars,
+  }, entrySize);
+  const lines = [statusHeader(info), ...page.items.map(statusLine)];
+  if (page.nextOffset !== undefined) {
+    const remaining = `${info.entries.length - page.nextOffset} more entries`;
+    lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
+  }
+  if (info.entries.length === 0) lines.push("nothing to commit, working tree clean");
+  else if (page.items.length === 0) lines.push("No more entries");
+  const structured: Record<string, unknown> = { branch: info.branch ?? "HEAD" };
+  if (info.branch === null) structured.detached = true;
+  if (info.upstream !== null) structured.upstream = info.upstream;
+  if (info.ahead !== null) structured.ahead = info.ahead;
+  if (info.behind !== null) structured.behind = info.behind;
+  structured.entries = page.items;
+  structured.total = info.entries.length;
+  structured.offset = offset;
+  if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
+  structured.truncated = page.nextOffset !== undefined;
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+}
+
+export const gitStatusTool: Tool = {
+  name: "git_status",
+  title: "Git status",
+  description: "Show the working tree status like git status --short --branch: the branch, its " +
+    "upstream and ahead/behind counts, then one line per changed file with two status letters " +
+    "(index, work tree): 'M ' staged, ' M' modified, 'A ' added, 'D ' deleted, 'R ' renamed " +
+    "(old -> new), '??' untracked, 'UU' conflicted. path narrows to a file or folder. Secret " +
+    "files are listed (their content is never shown by the git tools).",
+  inputSchema,
+  outputSchema,
+  annotations: readOnlyAnnotations("Git status"),
+  run,
+};
