@@ -9,6 +9,8 @@ import type { GitTarget } from "./target.ts";
 
 export type GitAvailability = { ok: true; target: GitTarget } | { ok: false; reason: string };
 
+const NOT_A_WORK_TREE = "the root is not a git work tree";
+
 /** Where git is looked for when PATH cannot be read (the server may not read the environment). */
 const FALLBACK_DIRS = ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin", "/opt/local/bin"];
 
@@ -86,7 +88,7 @@ export function inspectRoot(root: string): { gitDir: string; commonDir: string }
     if (readText(`${root}/HEAD`) !== null && real(`${root}/objects`) !== null) {
       return "the root is a bare repository, not a work tree";
     }
-    return "the root is not a git work tree";
+    return NOT_A_WORK_TREE;
   }
   let gitDir: string | null;
   if (dotGit.isFile) {
@@ -150,6 +152,7 @@ export function detectGit(root: string | null, options: { enabled: boolean }): G
   if (git === null) return no("no git binary was found (or the permission to run it is missing)");
   log.debug(`git binary: ${git}`);
   const repo = inspectRoot(realRoot);
-  if (typeof repo === "string") return no(repo);
+  // A folder that is no repository at all is nothing to explain; a refused repository is.
+  if (typeof repo === "string") return no(repo, repo === NOT_A_WORK_TREE ? "debug" : "info");
   return { ok: true, target: { git, root: realRoot, ...repo } };
 }

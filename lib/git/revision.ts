@@ -10,13 +10,6 @@ export type ObjectKind = "commit" | "tree" | "blob";
 const MAX_REVISION_LENGTH = 1000;
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** The empty tree's id for the repository's hash (what a root commit is compared against). */
-export function emptyTree(oid: string): string {
-  return oid.length === 64
-    ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
-    : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-}
-
 function hasControl(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

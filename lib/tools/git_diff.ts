@@ -5,7 +5,7 @@ import { CAPPED_LINE, linesPage, optionalGitPath, withGit } from "./git_support.
 import { outputLines, withholdSecrets } from "../git/diff_text.ts";
 import { type NumstatEntry, numstatLine, parseNumstat } from "../git/numstat.ts";
 import { pathArgs } from "../git/pathspec.ts";
-import { emptyTree, resolveRevision } from "../git/revision.ts";
+import { resolveRevision } from "../git/revision.ts";
 import type { GitRunner } from "../git/runner.ts";
 import { capNote, takePage } from "../search/paging.ts";
 
@@ -76,8 +76,12 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-/** The revisions part of the diff command for `target` and `base`. */
-async function sides(
+/**
+ * The command for `target` and `base`: `diff [--cached] [base] [target]`, or, for a revision
+ * target without base, `show --diff-merges=first-parent` (what that commit changed: against its
+ * first parent, a root commit against nothing), one process fewer than resolving the parent.
+ */
+async function command(
   git: GitRunner,
   args: Record<string, unknown>,
   signal: AbortSignal,
@@ -87,12 +91,11 @@ async function sides(
   const base = baseText === null
     ? null
     : await resolveRevision(git, baseText, { signal, what: "base revision" });
-  if (target === "worktree") return base === null ? [] : [base];
-  if (target === "staged") return base === null ? ["--cached"] : ["--cached", base];
+  if (target === "worktree") return base === null ? ["diff"] : ["diff", base];
+  if (target === "staged") return base === null ? ["diff", "--cached"] : ["diff", "--cached", base];
   const oid = (await resolveRevision(git, target, { signal, what: "target revision" }))!;
-  if (base !== null) return [base, oid];
-  const parent = await resolveRevision(git, `${oid}^1`, { signal, optional: true });
-  return [parent ?? emptyTree(oid), oid];
+  if (base !== null) return ["diff", base, oid];
+  return ["show", "--format=", "--diff-merges=first-parent", oid];
 }
 
 function fileSize(entry: NumstatEntry): { text: number; json: number } {
@@ -140,10 +143,10 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   const context = typeof args.context === "number" ? args.context : 3;
   const statOnly = args.stat_only === true;
   return await withGit(ctx, async (git) => {
-    const revs = await sides(git, args, ctx.signal);
+    const [verb, ...revs] = await command(git, args, ctx.signal);
     const format = statOnly ? ["--numstat", "-z"] : [`-U${context}`];
     const out = await git.run(
-      ["diff", ...DIFF_OPTIONS, ...format, ...revs, ...pathArgs(rel)],
+      [verb, ...DIFF_OPTIONS, ...format, ...revs, ...pathArgs(rel)],
       { signal: ctx.signal },
     );
     if (statOnly) return statPage(parseNumstat(out.stdout).entries, args, ctx);

@@ -4,6 +4,7 @@ import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { optionalGitPath, withGit } from "./git_support.ts";
 import { pathArgs } from "../git/pathspec.ts";
 import { resolveRevision } from "../git/revision.ts";
+import { GitError } from "../git/runner.ts";
 import { LOG_FORMAT, type LogEntry, logLine, parseLog } from "../git/log_format.ts";
 import { capNote, takePage } from "../search/paging.ts";
 
@@ -96,21 +97,29 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   if (until !== null) filters.push(`--until=${until}`);
   const revision = typeof args.revision === "string" ? args.revision : null;
   const fetched = await withGit(ctx, async (git) => {
-    const oid = await resolveRevision(git, revision ?? "HEAD", {
-      signal: ctx.signal,
-      optional: revision === null, // no HEAD yet: an empty history
-    });
-    if (oid === null) return [];
-    const out = await git.run([
-      "log",
-      "-z",
-      LOG_FORMAT,
-      `--skip=${offset}`,
-      `--max-count=${limit + 1}`,
-      ...filters,
-      oid,
-      ...pathArgs(rel),
-    ], { signal: ctx.signal });
+    // Our own "HEAD" needs no resolving; the client's text is resolved to an id first.
+    const start = revision === null
+      ? "HEAD"
+      : (await resolveRevision(git, revision, { signal: ctx.signal }))!;
+    let out;
+    try {
+      out = await git.run([
+        "log",
+        "-z",
+        LOG_FORMAT,
+        `--skip=${offset}`,
+        `--max-count=${limit + 1}`,
+        ...filters,
+        start,
+        ...pathArgs(rel),
+      ], { signal: ctx.signal });
+    } catch (error) {
+      // No commit yet: an empty history, not an error.
+      const unborn = revision === null && error instanceof GitError &&
+        (await resolveRevision(git, "HEAD", { signal: ctx.signal, optional: true })) === null;
+      if (unborn) return [];
+      throw error;
+    }
     return parseLog(out.stdout);
   });
   const page = takePage(fetched, {

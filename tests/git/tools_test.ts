@@ -239,6 +239,21 @@ gitTest(
   },
 );
 
+Deno.test("git_log: a repository without commits has an empty history", async () => {
+  const repo = makeRepo();
+  git(repo.root, "checkout", "-q", "--orphan", "unborn");
+  const h = await gitHarness(repo);
+  try {
+    const r = await call(gitLogTool, {}, h);
+    assert.equal(text(r), "No commits found");
+    const named = await call(gitLogTool, { revision: "unborn" }, h);
+    assert.equal(named.isError, true);
+  } finally {
+    h.ctx.session.close();
+    await repo.dispose();
+  }
+});
+
 Deno.test("git tools: listed only when git is available", () => {
   const names = (git: boolean) =>
     toolsFor({ write: false, git }).map((t) => t.name).filter((n) => n.startsWith("git_"));
