@@ -157,3 +157,36 @@ Deno.test("process: kill -9 at random moments of a large write leaves old or new
     await dispose();
   }
 });
+
+Deno.test("process: twelve edits of one file sent at once all land", async () => {
+  const lines = Array.from({ length: 12 }, (_, i) => `value_${i}: 0`);
+  const { root, dispose } = await makeTree({ "n.txt": lines.join("\n") + "\n" });
+  const server = await start(root, ["--write"]);
+  try {
+    await callTool(server, "read_file", { path: "n.txt" });
+    const first = nextId;
+    nextId += lines.length;
+    await server.send(...lines.map((line, i) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: first + i,
+        method: "tools/call",
+        params: {
+          name: "edit_file",
+          arguments: { path: "n.txt", old_string: line, new_string: line.replace(": 0", ": 1") },
+        },
+      })
+    ));
+    for (let i = 0; i < lines.length; i++) {
+      const answer = JSON.parse(await server.take((l) => JSON.parse(l).id === first + i));
+      assert.equal(answer.result.isError, undefined, JSON.stringify(answer));
+    }
+    assert.equal(
+      Deno.readTextFileSync(`${root}/n.txt`),
+      lines.map((l) => l.replace(": 0", ": 1")).join("\n") + "\n",
+    );
+  } finally {
+    await server.kill();
+    await dispose();
+  }
+});

@@ -13,6 +13,8 @@ import { globTool } from "../../lib/tools/glob.ts";
 import { toolsFor } from "../../lib/tools/index.ts";
 import { createResourceProvider } from "../../lib/resources/provider.ts";
 import { pathToFileUri } from "../../lib/workspace/uri.ts";
+import { Session } from "../../lib/tools/session.ts";
+import { cleanup, grepIndexed, indexHarness, waitFor } from "../index/helpers.ts";
 
 const WRITE = { write: true };
 
@@ -183,4 +185,30 @@ toolTest("edit tools: without --write the session cannot edit", { "a.ts": "a\n" 
   const r = await call(editFileTool, { path: "a.ts", old_string: "a", new_string: "b" }, h);
   assert.match(text(r), /Editing is off/);
   assert.equal(Deno.readTextFileSync(`${h.root}/a.ts`), "a\n");
+});
+
+Deno.test("edit tools: with the trigram index ready and its watcher deaf, edits are found by grep through the index", async () => {
+  const h = await indexHarness({ "src/a.c": "int old_token;\n", "src/b.c": "int other;\n" });
+  // The index's session, with editing on, so writes reach its update hook.
+  const scan = h.ctx.session;
+  h.ctx = { ...h.ctx, session: new Session({ write: true, index: h.index }) };
+  try {
+    await waitFor(h.index, "ready");
+    h.index.simulate("deafen"); // only the server's own notice can tell the index now
+    await read(h, "src/a.c");
+    const edited = await call(editFileTool, {
+      path: "src/a.c",
+      old_string: "old_token",
+      new_string: "fresh_token",
+    }, h);
+    assert.equal(edited.isError, undefined, text(edited));
+    await call(writeFileTool, { path: "src/new.c", content: "int fresh_token2;\n" }, h);
+    const r = await grepIndexed(h, { pattern: "fresh_token" });
+    assert.equal(r.text, "src/a.c\nsrc/new.c");
+    assert.equal(r.indexed, true, r.why);
+    assert.equal((await grepIndexed(h, { pattern: "old_token" })).text, "No matches found");
+  } finally {
+    scan.close();
+    await cleanup(h);
+  }
 });
