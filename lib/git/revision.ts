@@ -71,3 +71,29 @@ export async function resolveCommit(
 ): Promise<string> {
   return (await resolveRevision(runner, rev, options))!;
 }
+
+/**
+ * Several commits at once: one `rev-parse --end-of-options a^{commit} b^{commit}` call (one process
+ * instead of one each). When that does not give one id per revision, each is resolved alone, so
+ * the error names the revision at fault.
+ */
+export async function resolveCommits(
+  runner: GitRunner,
+  revs: readonly { rev: string; what: string }[],
+  signal?: AbortSignal,
+): Promise<string[]> {
+  for (const { rev, what } of revs) checkRevisionText(rev, what);
+  try {
+    const out = await runner.run(
+      ["rev-parse", "--end-of-options", ...revs.map(({ rev }) => `${rev}^{commit}`)],
+      { signal, capBytes: 4096 * revs.length },
+    );
+    const oids = new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");
+    if (oids.length === revs.length && oids.every((oid) => OID.test(oid))) return oids;
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+  }
+  const out: string[] = [];
+  for (const { rev, what } of revs) out.push(await resolveCommit(runner, rev, { signal, what }));
+  return out;
+}

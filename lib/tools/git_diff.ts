@@ -5,7 +5,7 @@ import { CAPPED_LINE, linesPage, optionalGitPath, withGit } from "./git_support.
 import { outputLines, withholdSecrets } from "../git/diff_text.ts";
 import { type NumstatEntry, numstatLine, parseNumstat } from "../git/numstat.ts";
 import { pathArgs } from "../git/pathspec.ts";
-import { resolveRevision } from "../git/revision.ts";
+import { resolveCommits, resolveRevision } from "../git/revision.ts";
 import type { GitRunner } from "../git/runner.ts";
 import { capNote, takePage } from "../search/paging.ts";
 
@@ -88,13 +88,20 @@ async function command(
 ): Promise<string[]> {
   const target = typeof args.target === "string" ? args.target : "worktree";
   const baseText = typeof args.base === "string" ? args.base : null;
+  const isRevision = target !== "worktree" && target !== "staged";
+  if (isRevision && baseText !== null) {
+    const [base, oid] = await resolveCommits(git, [
+      { rev: baseText, what: "base revision" },
+      { rev: target, what: "target revision" },
+    ], signal);
+    return ["diff", base, oid];
+  }
   const base = baseText === null
     ? null
     : await resolveRevision(git, baseText, { signal, what: "base revision" });
   if (target === "worktree") return base === null ? ["diff"] : ["diff", base];
   if (target === "staged") return base === null ? ["diff", "--cached"] : ["diff", "--cached", base];
   const oid = (await resolveRevision(git, target, { signal, what: "target revision" }))!;
-  if (base !== null) return ["diff", base, oid];
   return ["show", "--format=", "--diff-merges=first-parent", oid];
 }
 

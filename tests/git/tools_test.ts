@@ -115,6 +115,7 @@ gitTest(
         [gitLogTool, { revision: `--output=${target}` }],
         [gitDiffTool, { target: `--output=${target}` }],
         [gitDiffTool, { base: "-p" }],
+      [gitDiffTool, { base: "HEAD", target: `--output=${target}` }],
         [gitShowTool, { revision: `--output=${target}` }],
         [gitBlameTool, { path: "a.txt", revision: `--output=${target}` }],
       ] as const
@@ -156,6 +157,11 @@ gitTest("git tools: an unknown revision says so", { "a.txt": "x\n" }, async (h) 
   assert.equal(
     text(r),
     'Unknown revision "nosuch": it names no commit; give a branch, tag, commit id or HEAD~N',
+  );
+  const both = await call(gitDiffTool, { base: "HEAD", target: "nosuch" }, h);
+  assert.equal(
+    text(both),
+    'Unknown target revision "nosuch": it names no commit; give a branch, tag, commit id or HEAD~N',
   );
 });
 
