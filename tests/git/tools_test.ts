@@ -115,7 +115,7 @@ gitTest(
         [gitLogTool, { revision: `--output=${target}` }],
         [gitDiffTool, { target: `--output=${target}` }],
         [gitDiffTool, { base: "-p" }],
-      [gitDiffTool, { base: "HEAD", target: `--output=${target}` }],
+        [gitDiffTool, { base: "HEAD", target: `--output=${target}` }],
         [gitShowTool, { revision: `--output=${target}` }],
         [gitBlameTool, { path: "a.txt", revision: `--output=${target}` }],
       ] as const
