@@ -113,16 +113,18 @@ export async function unifiedDiff(
 }
 
 /**
- * The diff cut to at most `budget` characters at a line boundary, with a last line saying how
- * many lines were left out; unchanged when it fits (or when `budget` is 0: no budget).
+ * The diff cut at a line boundary so that it stays under `budget` characters both as text and as
+ * a JSON string (tabs, quotes and backslashes count twice there), with a last line saying how many
+ * lines were left out; unchanged when it fits (or when `budget` is 0: no budget).
  */
 export function budgetDiff(diff: string, budget: number): string {
-  if (budget === 0 || diff.length <= budget) return diff;
+  if (budget === 0 || JSON.stringify(diff).length <= budget) return diff;
   const lines = diff.split("\n");
   let size = 0;
   let kept = 0;
-  while (kept < lines.length && size + lines[kept].length + 1 <= budget - 80) {
-    size += lines[kept].length + 1;
+  // Each line costs its JSON form: its escaped text, plus the escaped newline (the quotes' 2).
+  while (kept < lines.length && size + JSON.stringify(lines[kept]).length <= budget - 80) {
+    size += JSON.stringify(lines[kept]).length;
     kept++;
   }
   return `${lines.slice(0, kept).join("\n")}\n[... ${lines.length - kept} more diff lines]`;

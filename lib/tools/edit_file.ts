@@ -2,7 +2,7 @@
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { budgetDiff } from "../edits/diff.ts";
 import { editFile, EditRefusal } from "../edits/operations.ts";
-import { editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
+import { diffBudget, editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
 
 const inputSchema = {
   type: "object",
@@ -63,7 +63,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     if (error instanceof EditRefusal) throw new ToolError(error.message);
     throw error;
   }
-  const diff = budgetDiff(outcome.diff, ctx.config.maxOutputChars);
+  const diff = budgetDiff(outcome.diff, diffBudget(ctx, outcome.path));
   const count = `${outcome.replacements} replacement${outcome.replacements === 1 ? "" : "s"}`;
   const head = !outcome.written
     ? `Dry run: ${outcome.path} was not changed; ${count} would be made`

@@ -35,3 +35,13 @@ export function targetPath(args: Record<string, unknown>, verb: string): string 
   }
   return (hasPath ? args.path : args.file_path) as string;
 }
+
+/**
+ * The characters the diff may take of the result budget (--max-output-chars, 0 = none): the
+ * rest of the result (path twice, counts, hash, the first text line) is set aside.
+ */
+export function diffBudget(ctx: ToolContext, path: string): number {
+  const budget = ctx.config.maxOutputChars;
+  if (budget === 0) return 0;
+  return Math.max(1000, budget - 4 * path.length - 300);
+}

@@ -2,7 +2,7 @@
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { budgetDiff } from "../edits/diff.ts";
 import { EditRefusal, writeFile } from "../edits/operations.ts";
-import { editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
+import { diffBudget, editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
 
 const inputSchema = {
   type: "object",
@@ -55,7 +55,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     ? `Created ${outcome.path} (${outcome.bytes} bytes)`
     : `Replaced ${outcome.path} (${outcome.bytes} bytes)`;
   if (outcome.diff !== undefined) {
-    const diff = budgetDiff(outcome.diff, ctx.config.maxOutputChars);
+    const diff = budgetDiff(outcome.diff, diffBudget(ctx, outcome.path));
     structured.diff = diff;
     if (diff !== "") text += `\n${diff}`;
     else text += "; the content was already this";

@@ -132,3 +132,10 @@ Deno.test("diff: the budget cuts at a line and says how many lines were left out
   assert.match(cut, /\n\[\.\.\. \d+ more diff lines\]$/);
   assert.equal(budgetDiff(diff, 0), diff);
 });
+
+Deno.test("diff: the budget counts the JSON form (tabs and quotes take two characters)", () => {
+  const diff = Array.from({ length: 200 }, () => '+\t"x"\t"y"').join("\n");
+  const cut = budgetDiff(diff, 1000);
+  assert.ok(JSON.stringify(cut).length <= 1000, `${JSON.stringify(cut).length}`);
+  assert.match(cut, /\[\.\.\. \d+ more diff lines\]$/);
+});
