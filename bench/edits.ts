@@ -4,10 +4,13 @@
  * for writing, lock, read, SHA-256, read-before-write check, unique match, diff, atomic write,
  * SHA-256 of the result) against the floor: a raw read plus an atomic write of the same bytes
  * (temp file, fsync, rename, folder fsync). Both in one process, interleaved, same file, same run.
+ * Then the same through the real server (`--write`): a tools/call edit_file round trip from this
+ * client, interleaved with the same floor.
  *
- *   deno run --allow-read --allow-write --allow-run=cat --allow-env bench/edits.ts [--rounds 200]
+ *   deno run --allow-read --allow-write --allow-run --allow-env bench/edits.ts [--rounds 200]
  */
-import { loadAverage } from "./client.ts";
+import { loadAverage, Peer } from "./client.ts";
+import { oursCommand } from "./servers.ts";
 import { writeAtomic } from "../lib/edits/atomic_write.ts";
 import { EditSession } from "../lib/edits/edit_session.ts";
 import { loadDiffLibrary } from "../lib/edits/diff.ts";
@@ -85,6 +88,41 @@ for (let i = 0; i < ROUNDS; i++) {
   editMs.push(await oneEdit());
   floorMs.push(await oneFloor());
 }
+
+// Through the real server: what a client sees (JSON-RPC, argument checks, the tool layer).
+const server = new Peer("ours", oursCommand(root, ["--write"]), { stderr: "inherit" });
+await server.handshake();
+await server.request("tools/call", {
+  name: "read_file",
+  arguments: { path: "src/big.ts", limit: 1 },
+});
+let flip2 = 0;
+async function oneCall(): Promise<number> {
+  const [from, to] = flip2++ % 2 === 0
+    ? ["marker = 0", "marker = 1"]
+    : ["marker = 1", "marker = 0"];
+  const t = performance.now();
+  const answer = await server.request("tools/call", {
+    name: "edit_file",
+    arguments: { path: "src/big.ts", old_string: from, new_string: to },
+  });
+  const ms = performance.now() - t;
+  const result = answer.result as { isError?: boolean; content: { text: string }[] };
+  if (result.isError) throw new Error(`edit_file failed: ${result.content[0].text}`);
+  return ms;
+}
+// The file holds "marker = 0" again after an even number of edits above.
+for (let i = 0; i < 20; i++) {
+  await oneCall();
+  await oneFloor();
+}
+const callMs: number[] = [];
+const floor2Ms: number[] = [];
+for (let i = 0; i < ROUNDS; i++) {
+  callMs.push(await oneCall());
+  floor2Ms.push(await oneFloor());
+}
+await server.close();
 await Deno.remove(base, { recursive: true });
 
 const load = loadAverage();
@@ -95,7 +133,11 @@ console.log("| path | median ms | p90 ms |");
 console.log("|---|---|---|");
 console.log(row("edit_file (operations layer)", editMs));
 console.log(row("floor: raw read + atomic write", floorMs));
+console.log(row("edit_file via the server (tools/call round trip)", callMs));
+console.log(row("floor, interleaved with the round trips", floor2Ms));
 const extra = quantile(editMs, 0.5) - quantile(floorMs, 0.5);
+const extra2 = quantile(callMs, 0.5) - quantile(floor2Ms, 0.5);
 console.log(
   `edit costs ${extra.toFixed(2)} ms more than the floor at the median (target: <= 10 ms)`,
 );
+console.log(`through the server: ${extra2.toFixed(2)} ms more than the floor at the median`);
