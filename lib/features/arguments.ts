@@ -42,7 +42,8 @@ export function argumentChecker(
       check = loadAjv().then((ajv) => {
         const validate = ajv.compile(schema);
         return (args: Record<string, unknown>) =>
-          validate(args) ? null : describe(toolName, schema, validate.errors ?? []);
+          boundsProblem(toolName, args) ??
+            (validate(args) ? null : describe(toolName, schema, validate.errors ?? []));
       });
       compiled.set(schema, check);
     }
@@ -62,12 +63,55 @@ function describe(toolName: string, schema: JsonSchema, errors: AjvError[]): str
   )
     .map((e) => String(e.params.additionalProperty));
   if (unknown.length > 0) {
-    const names = unknown.map((name) => `"${name}"`).join(", ");
-    return `Unknown parameter${unknown.length > 1 ? "s" : ""} ${names} for ${toolName}; ` +
+    const names = unknown.slice(0, MAX_NAMED).map((name) => JSON.stringify(clip(name))).join(", ");
+    const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : "";
+    return `Unknown parameter${unknown.length > 1 ? "s" : ""} ${names}${more} for ${toolName}; ` +
       `valid parameters are: ${valid.join(", ")}`;
   }
   const sentences = errors.slice(0, 3).map((error) => sentence(toolName, error));
   return [...new Set(sentences)].join("; ");
+}
+
+/** An error names at most this many unknown parameters. */
+const MAX_NAMED = 10;
+
+/**
+ * Bounds checked before the validator runs (README.md, "Limits"): tool arguments are small
+ * objects, and a million keys or a deep nest would otherwise stall the main thread.
+ */
+export const MAX_ARGUMENT_KEYS = 64;
+export const MAX_ARGUMENT_NODES = 10_000;
+export const MAX_ARGUMENT_DEPTH = 16;
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}...` : text;
+}
+
+/** One sentence when `args` is over a bound; null when within. Stops at the first excess. */
+function boundsProblem(toolName: string, args: Record<string, unknown>): string | null {
+  let keys = 0;
+  for (const _ in args) {
+    if (++keys > MAX_ARGUMENT_KEYS) {
+      return `The arguments of ${toolName} have more than ${MAX_ARGUMENT_KEYS} keys; ` +
+        "send only its documented parameters";
+    }
+  }
+  const stack: [unknown, number][] = [[args, 0]];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (++nodes > MAX_ARGUMENT_NODES) {
+      return `The arguments of ${toolName} hold more than ${MAX_ARGUMENT_NODES} values; ` +
+        "send only its documented parameters";
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (depth >= MAX_ARGUMENT_DEPTH) {
+      return `The arguments of ${toolName} are nested more than ${MAX_ARGUMENT_DEPTH} levels ` +
+        "deep; send only its documented parameters";
+    }
+    for (const key in value) stack.push([(value as Record<string, unknown>)[key], depth + 1]);
+  }
+  return null;
 }
 
 function sentence(toolName: string, error: AjvError): string {

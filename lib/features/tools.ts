@@ -124,6 +124,12 @@ export async function invokeTool(
     if (error instanceof ToolError || error instanceof WorkspaceError) {
       return toolError(error.message);
     }
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      // A pathological argument (30,000 nested regex groups) ran some code out of stack.
+      return toolError(
+        `The arguments of ${tool.name} are too deeply nested to process; simplify them`,
+      );
+    }
     throw error;
   }
 }

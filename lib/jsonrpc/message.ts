@@ -10,13 +10,65 @@ export type Incoming =
   | { kind: "request"; id: Id; method: string; params: unknown }
   | { kind: "notification"; method: unknown; params: unknown }
   | { kind: "response" }
-  | { kind: "invalid"; id: Id | null; message: "Parse error" | "Invalid Request" };
+  | {
+    kind: "invalid";
+    id: Id | null;
+    message: "Parse error" | "Invalid Request" | "Request too large";
+  };
 
 function isId(value: unknown): value is Id {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
 
+/**
+ * Lines longer than this are scanned before parsing: JSON.parse needs seconds for a million keys
+ * (2.6 s measured) or a million nested arrays, all on the main thread (README.md, "Limits").
+ */
+const SCAN_FROM_CHARS = 64 * 1024;
+export const MAX_MESSAGE_KEYS = 100_000;
+export const MAX_MESSAGE_DEPTH = 1000;
+
+/** True when `text` holds more object keys or deeper nesting than a message may. */
+function overComplex(text: string): boolean {
+  let depth = 0;
+  let keys = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 123 || c === 91) {
+      if (++depth > MAX_MESSAGE_DEPTH) return true;
+    } else if (c === 125 || c === 93) {
+      depth--;
+    } else if (c === 58) {
+      if (++keys > MAX_MESSAGE_KEYS) return true;
+    }
+  }
+  return false;
+}
+
+/** The id of a request written in the usual order (`{"jsonrpc":"2.0","id":...`), else null. */
+function leadingId(text: string): Id | null {
+  const m =
+    /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d{1,16}|"(?:[^"\\]|\\.){0,200}")\s*,/
+      .exec(text.slice(0, 512));
+  if (m === null) return null;
+  try {
+    const id = JSON.parse(m[1]);
+    return isId(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 export function decodeMessage(text: string): Incoming {
+  if (text.length > SCAN_FROM_CHARS && overComplex(text)) {
+    return { kind: "invalid", id: leadingId(text), message: "Request too large" };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

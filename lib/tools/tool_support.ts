@@ -34,7 +34,20 @@ export function searchFailure(error: unknown, pattern: string, timeoutMs: number
     );
   }
   if (error instanceof JobAbortedError) return new ToolError("The search was cancelled");
-  return new ToolError(error instanceof Error ? error.message : String(error));
+  const message = error instanceof Error ? error.message : String(error);
+  if (/call stack/i.test(message)) {
+    // 30,000 nested groups run the regex compiler out of stack: say so in words that fit.
+    return new ToolError(
+      `Invalid regex "${
+        clip(pattern)
+      }": it is nested too deeply to compile; use fewer nested groups`,
+    );
+  }
+  return new ToolError(message);
+}
+
+function clip(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}...` : text;
 }
 
 /** The next-page hint, the last text line of a cut result. */

@@ -20,6 +20,7 @@ import {
 } from "./names.ts";
 import { isTempName } from "./temp_names.ts";
 import type { IgnoreIndex } from "./ignore_rules.ts";
+import { log } from "../log.ts";
 
 /** What a walk needs of the workspace it walks. */
 export interface WalkScope {
@@ -56,6 +57,9 @@ export interface WalkOptions {
   /** Told of each temp file of an atomic write that the walk skips (the stale-temp sweep). */
   onTemp?: (folderReal: string, name: string) => void;
 }
+
+/** A real folder is entered through folder links at most this often per walk (README.md, "Limits"). */
+export const MAX_LINKED_ENTRIES = 16;
 
 interface Resolved {
   rel: string;
@@ -170,6 +174,9 @@ export function* walkTree(
   }
 
   const stack: Frame[] = [];
+  /** How often each real folder was entered through a link in this walk. */
+  const linkedEntries = new Map<string, number>();
+  let warnedWeb = false;
   const startRealRel = relativeUnder(start.abs, root) ?? start.rel;
   const first = openFrame(ws, {
     rel: start.rel,
@@ -233,6 +240,22 @@ export function* walkTree(
       else continue;
       if (index !== null && index.ignores(rr, isDir)) continue;
       if (isDir && (baseReals.includes(real) || stack.some((s) => s.real === real))) continue;
+      if (isDir) {
+        // A web of links (each level linking twice to the next) would multiply the paths.
+        const entered = (linkedEntries.get(real) ?? 0) + 1;
+        if (entered > MAX_LINKED_ENTRIES) {
+          if (!warnedWeb) {
+            warnedWeb = true;
+            log.warn(
+              `Stopped following folder links to ${
+                JSON.stringify(rr)
+              }: entered ${MAX_LINKED_ENTRIES} times in one walk`,
+            );
+          }
+          continue;
+        }
+        linkedEntries.set(real, entered);
+      }
       abs = real;
       realRel = rr;
       viaLink = rr !== rel;

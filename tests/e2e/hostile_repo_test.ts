@@ -125,3 +125,87 @@ Deno.test("hostile #6: names with a newline or other control characters are neve
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("hostile #6: a million unknown argument keys are refused at once in one short sentence", async () => {
+  const root = await tree({ "a.txt": "needle\n" });
+  const server = await started(root);
+  try {
+    const args: Record<string, unknown> = { pattern: "needle" };
+    for (let i = 0; i < 1_000_000; i++) args[`k${i}`] = i;
+    const line = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "grep", arguments: args },
+    });
+    const refused = await whilePinged(
+      server,
+      server.send(line).then(() => server.take((l) => l.startsWith('{"jsonrpc":"2.0","id":2,'))),
+    );
+    assert.equal(
+      refused,
+      '{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Request too large"}}',
+    );
+    const thousand: Record<string, unknown> = { pattern: "needle" };
+    for (let i = 0; i < 1000; i++) thousand[`k${i}`] = i;
+    const result = await whilePinged(server, call(server, 4, "grep", thousand));
+    assert.equal(result.isError, true);
+    assert.match(result.content[0].text, /^The arguments of grep have more than 64 keys/);
+    assert.ok(result.content[0].text.length < 300);
+    const twelve: Record<string, unknown> = { pattern: "needle" };
+    for (let i = 0; i < 12; i++) twelve[`unknown${i}`] = i;
+    const named = await call(server, 3, "grep", twelve);
+    assert.match(named.content[0].text, /"unknown9" and 2 more for grep; valid parameters/);
+    assert.doesNotMatch(named.content[0].text, /unknown10/);
+    await exitsOnEof(server);
+  } finally {
+    await server.kill();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("hostile #6: 30,000 nested groups and [[:constructor:]] get one sentence each", async () => {
+  const root = await tree({ "a.txt": "needle\n" });
+  const server = await started(root);
+  try {
+    const nested = "(".repeat(30_000) + "a" + ")".repeat(30_000);
+    const deep = await whilePinged(server, call(server, 2, "grep", { pattern: nested }));
+    assert.equal(deep.isError, true);
+    assert.match(deep.content[0].text, /nested too deeply/);
+    assert.doesNotMatch(deep.content[0].text, /Maximum call stack/);
+    const posix = await call(server, 3, "grep", { pattern: "[[:constructor:]]" });
+    assert.equal(posix.isError, true);
+    assert.doesNotMatch(posix.content[0].text, /native code|function/);
+    await exitsOnEof(server);
+  } finally {
+    await server.kill();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("hostile #6: a 30-level symlink web is walked in bounded time", async () => {
+  const root = await Deno.makeTempDir({ prefix: "shipcode-web-" });
+  for (let k = 0; k < 30; k++) {
+    await Deno.mkdir(`${root}/L${k}`);
+    await Deno.writeTextFile(`${root}/L${k}/f.txt`, "needle\n");
+  }
+  for (let k = 0; k < 29; k++) {
+    await Deno.symlink(`../L${k + 1}`, `${root}/L${k}/a`);
+    await Deno.symlink(`../L${k + 1}`, `${root}/L${k}/b`);
+  }
+  const server = await started(root);
+  try {
+    const found = await whilePinged(
+      server,
+      call(server, 2, "grep", { pattern: "needle", output_mode: "count" }),
+    );
+    const total = (found.structuredContent as { total_files: number }).total_files;
+    // Unbounded, L29 alone is reached through 2^29 paths.
+    assert.ok(total >= 30 && total < 5000, `total_files ${total}`);
+    const { stderr } = await server.close();
+    assert.match(stderr, /Stopped following folder links to "L\d+": entered 16 times in one walk/);
+  } finally {
+    await server.kill();
+    await Deno.remove(root, { recursive: true });
+  }
+});

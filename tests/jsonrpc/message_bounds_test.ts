@@ -1,0 +1,28 @@
+/** decodeMessage refuses what JSON.parse would need seconds for (README.md, "Limits"). */
+import assert from "node:assert/strict";
+import { decodeMessage, MAX_MESSAGE_DEPTH, MAX_MESSAGE_KEYS } from "../../lib/jsonrpc/message.ts";
+
+Deno.test("decodeMessage: too many keys is Request too large, with the id when it leads", () => {
+  const keys = Array.from({ length: MAX_MESSAGE_KEYS + 1 }, (_, i) => `"k${i}":1`).join(",");
+  const line = `{"jsonrpc":"2.0","id":"x7","method":"ping","params":{${keys}}}`;
+  assert.deepEqual(decodeMessage(line), {
+    kind: "invalid",
+    id: "x7",
+    message: "Request too large",
+  });
+});
+
+Deno.test("decodeMessage: nesting deeper than the bound is Request too large", () => {
+  const depth = MAX_MESSAGE_DEPTH + 1;
+  const line = `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":${"[".repeat(depth)}${
+    "]".repeat(depth)
+  },"pad":"${"x".repeat(70_000)}"}}`;
+  assert.deepEqual(decodeMessage(line), { kind: "invalid", id: 3, message: "Request too large" });
+});
+
+Deno.test("decodeMessage: brackets and colons inside strings do not count", () => {
+  const text = "[{:".repeat(100_000);
+  const line = `{"jsonrpc":"2.0","id":4,"method":"ping","params":{"s":"${text}"}}`;
+  const decoded = decodeMessage(line);
+  assert.equal(decoded.kind, "request");
+});
