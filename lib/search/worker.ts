@@ -6,11 +6,19 @@
  */
 /// <reference lib="deno.worker" />
 import { joinRoot } from "../workspace/names.ts";
-import { Workspace, type WorkspaceOptions } from "../workspace/workspace.ts";
+import { FolderGuard, FRESH_MS, isUnder, sleepSync } from "../workspace/folder_guard.ts";
+import { log } from "../log.ts";
+import { readFullySync, Workspace, type WorkspaceOptions } from "../workspace/workspace.ts";
 import { forgetListings } from "../workspace/walk.ts";
 import { scopeFilter } from "./scope.ts";
 import { createMatcher, type Matcher } from "./matcher.ts";
 import { CHUNK_BYTES, countInChunks, decodeForSearch } from "./decode.ts";
+import {
+  firstChunkIsBinary,
+  scanStream,
+  STREAM_FROM_BYTES,
+  WHOLE_MAX_BYTES,
+} from "./stream_scan.ts";
 import { contentLines } from "./content_lines.ts";
 import {
   CTL_CUTOFF,
@@ -23,6 +31,9 @@ import {
   type FromWorker,
   type ListEntry,
   type ListMessage,
+  PHASE_READ,
+  PHASE_REGEX,
+  PHASE_WALK,
   type SearchMessage,
   type ToWorker,
   type WalkMessage,
@@ -67,6 +78,15 @@ function mtimeOf(abs: string): number | null {
   }
 }
 
+/** Marks this slot as walking for `job`: its stamp then times each step (PHASE_WALK). */
+function walkStep(job: number): void {
+  const base = CTL_SLOT + 4 * slot;
+  ints[base] = job;
+  ints[base + 1] = -1;
+  ints[base + 3] = PHASE_WALK;
+  stamps[slot] = Date.now();
+}
+
 function walk(message: WalkMessage): void {
   const ws = workspaceFor(message.ws);
   const inScope = scopeFilter(message.base, message.globs, message.typeGlobs);
@@ -76,8 +96,10 @@ function walk(message: WalkMessage): void {
   let globbed: [string, number][] = [];
   let batches = 0;
   let walked = 0;
+  walkStep(message.job);
   // glob sorts by mtime, but only the files that match need a stat: the walk itself stats none.
   for (const entry of ws.walk(message.base, { stat: false })) {
+    if ((walked & 15) === 0) stamps[slot] = Date.now();
     if (entry.isDir) continue;
     if ((++walked & 255) === 0 && !current(message.job)) return;
     if (!inScope(entry.rel)) continue;
@@ -99,6 +121,7 @@ function walk(message: WalkMessage): void {
       }
     }
   }
+  stamps[slot] = 0;
   if (globbed.length > 0) post({ t: "globbed", job: message.job, entries: globbed });
   if (batch.length > 0) {
     post({ t: "files", job: message.job, batch: batches++, files: batch, reals: batchReals });
@@ -117,7 +140,7 @@ function matcherFor(message: SearchMessage): Matcher {
 }
 
 /** Every file is read into this buffer (grown as needed up to MAX_SCRATCH), never a fresh one. */
-const MAX_SCRATCH = 64 * 1024 * 1024;
+const MAX_SCRATCH = STREAM_FROM_BYTES;
 let scratch = new Uint8Array(1024 * 1024);
 
 /** The fully checked read, for a path that is not a walked plain file (a single file argument). */
@@ -157,70 +180,202 @@ function release(bytes: Uint8Array): void {
 const firstPieceDecoder = new TextDecoder("utf-8");
 const laterPieceDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/** Scans one file's bytes (then releases them); null when it has no match or is binary. */
+function scanBytes(
+  bytes: Uint8Array,
+  rel: string,
+  m: Matcher,
+  message: SearchMessage,
+  collect: boolean,
+): FileResult | null {
+  if (!collect && !message.spec.multiline && bytes.length > CHUNK_BYTES) {
+    // Counting only: decode and scan a large file in line-aligned chunks (less memory).
+    regexStart();
+    const count = countInChunks(bytes, m);
+    regexEnd();
+    done(bytes);
+    return count > 0 ? [rel, count] : null;
+  }
+  const text = decodeForSearch(bytes);
+  done(bytes);
+  if (text === null) return null;
+  regexStart();
+  const r = m.scanText(text, { wantLines: collect });
+  regexEnd();
+  if (r.count === 0) return null;
+  if (collect && r.lines !== undefined) {
+    return [rel, r.count, contentLines(rel, text, r.lines, message.content)];
+  }
+  return [rel, r.count];
+}
+
+/** The regex timeout times only the regex: the stamp is set around each scan (PHASE_REGEX). */
+function regexStart(): void {
+  ints[CTL_SLOT + 4 * slot + 3] = PHASE_REGEX;
+  stamps[slot] = Date.now();
+}
+
+/** Back to reading: the stall deadline (PHASE_READ). */
+function regexEnd(): void {
+  ints[CTL_SLOT + 4 * slot + 3] = PHASE_READ;
+  stamps[slot] = Date.now();
+}
+
+const streamHooks = { regexStart, regexEnd };
+
+const notedLarge = new Set<string>();
+
+function noteTooLarge(rel: string): void {
+  if (notedLarge.has(rel) || notedLarge.size > 1000) return;
+  notedLarge.add(rel);
+  log.warn(
+    `Skipped "${rel}": multiline patterns and context lines read a file whole, up to ` +
+      `${WHOLE_MAX_BYTES / 1024 / 1024} MiB`,
+  );
+}
+
+/** Scans an opened walked file: read whole when small, else streamed (stream_scan.ts). */
+function scanOpened(
+  opened: { file: Deno.FsFile; size: number },
+  rel: string,
+  m: Matcher,
+  message: SearchMessage,
+  collect: boolean,
+): FileResult | null {
+  const size = opened.size;
+  if (size <= STREAM_FROM_BYTES) {
+    const bytes = readFullySync(
+      opened.file,
+      size <= scratch.length ? scratch.subarray(0, size) : new Uint8Array(size),
+    );
+    return scanBytes(bytes, rel, m, message, collect);
+  }
+  const context = message.content.before > 0 || message.content.after > 0;
+  if (message.spec.multiline || (collect && context)) {
+    // These need the whole text: binary files are still decided on their first chunk.
+    if (firstChunkIsBinary(opened.file)) return null;
+    if (size > WHOLE_MAX_BYTES) {
+      noteTooLarge(rel);
+      return null;
+    }
+    opened.file.seekSync(0, Deno.SeekMode.Start);
+    return scanBytes(readFullySync(opened.file, new Uint8Array(size)), rel, m, message, collect);
+  }
+  const out = scanStream(opened.file, rel, m, {
+    collect,
+    content: message.content,
+    hooks: streamHooks,
+    maxLines: message.maxLines,
+  });
+  if (out.kind === "binary" || out.count === 0) return null;
+  return collect && out.lines !== undefined ? [rel, out.count, out.lines] : [rel, out.count];
+}
+
+function parentOf(abs: string): string {
+  const at = abs.lastIndexOf("/");
+  return at <= 0 ? "/" : abs.slice(0, at);
+}
+
+const notedChanging = new Set<string>();
+
+function noteChanging(dir: string): void {
+  if (notedChanging.has(dir) || notedChanging.size > 1000) return;
+  notedChanging.add(dir);
+  log.warn(`Skipped files in ${JSON.stringify(dir)}: the folder kept changing while being read`);
+}
+
+/**
+ * Searches one batch. Every open is covered by the folder guard (folder_guard.ts): the folders
+ * on each file's path are recorded before its open and checked again after the batch; results
+ * of files whose path changed meanwhile are dropped and those files read once more.
+ */
 function search(message: SearchMessage): void {
   const ws = workspaceFor(message.ws);
   const m = matcherFor(message);
   const collect = message.mode === "content" && message.batch <= Atomics.load(ints, CTL_CUTOFF);
-  const results: FileResult[] = [];
   const base = CTL_SLOT + 4 * slot;
   ints[base] = message.job;
   ints[base + 1] = message.batch;
   let scanned = 0;
-  for (let i = 0; i < message.files.length; i++) {
-    if (!current(message.job)) break;
-    const rel = message.files[i];
-    ints[base + 2] = i;
-    stamps[slot] = Date.now();
-    const real = message.reals[i];
-    const pieces = message.pieces?.[i];
-    if (pieces && !collect && !message.spec.multiline) {
-      // The index says only these pieces can match (while the file is unchanged).
+  const found = new Map<number, FileResult>();
+  let todo = message.files.map((_, i) => i);
+  for (let pass = 0; pass < 2 && todo.length > 0; pass++) {
+    const guard = new FolderGuard(ws.root);
+    const waited = new Set<string>();
+    const dirOf = new Map<number, string>();
+    for (const i of todo) {
+      if (!current(message.job)) return;
+      const rel = message.files[i];
+      ints[base + 2] = i;
+      ints[base + 3] = PHASE_READ;
+      stamps[slot] = Date.now();
+      const real = message.reals[i];
       const abs = real === "" ? joinRoot(ws.root, rel) : real;
-      const parts = ws.readRangesSync(
-        abs,
-        { size: pieces[0], mtimeMs: pieces[1] },
-        pieces.slice(2),
-      );
-      if (parts !== null) {
-        let count = 0;
-        for (let k = 0; k < parts.length; k++) {
-          const decoder = pieces[2 + 2 * k] === 0 ? firstPieceDecoder : laterPieceDecoder;
-          count += m.scanText(decoder.decode(parts[k]), { wantLines: false }).count;
+      const dir = parentOf(abs);
+      let state = guard.enter(dir);
+      if (state === "fresh" && !waited.has(dir)) {
+        waited.add(dir);
+        sleepSync(FRESH_MS + 1);
+        state = guard.enter(dir);
+      }
+      let result: FileResult | null = null;
+      let read = false;
+      const pieces = message.pieces?.[i];
+      if (state === "ok" && pieces && !collect && !message.spec.multiline) {
+        // The index says only these pieces can match (while the file is unchanged).
+        const parts = ws.readRangesSync(abs, { size: pieces[0], mtimeMs: pieces[1] }, pieces.slice(2));
+        if (parts !== null) {
+          let count = 0;
+          regexStart();
+          for (let k = 0; k < parts.length; k++) {
+            const decoder = pieces[2 + 2 * k] === 0 ? firstPieceDecoder : laterPieceDecoder;
+            count += m.scanText(decoder.decode(parts[k]), { wantLines: false }).count;
+          }
+          regexEnd();
+          dirOf.set(i, dir);
+          read = true;
+          result = count > 0 ? [rel, count] : null;
         }
-        scanned++;
-        if (count > 0) results.push([rel, count]);
+      }
+      if (state === "ok" && !read) {
+        const opened = ws.openWalkedSync(abs);
+        if (opened !== null) {
+          dirOf.set(i, dir);
+          read = true;
+          try {
+            result = scanOpened(opened, rel, m, message, collect);
+          } finally {
+            opened.file.close();
+          }
+        }
+      } else if (state === "fresh") noteChanging(dir);
+      if (!read && real === "") {
+        // A named file reached through an inside link: the fully checked read (its own guard).
+        const bytes = readChecked(ws, rel);
+        if (bytes !== null) {
+          read = true;
+          result = scanBytes(bytes, rel, m, message, collect);
+        }
+      }
+      if (!read) {
         stamps[slot] = 0;
-        continue;
+        continue; // vanished or refused meanwhile: not served, so not searched
       }
-    }
-    const bytes = ws.readWalkedSync(real === "" ? joinRoot(ws.root, rel) : real, scratch) ??
-      (real === "" ? readChecked(ws, rel) : null);
-    if (bytes === null) {
+      if (pass === 0) scanned++;
+      if (result !== null) found.set(i, result);
+      else found.delete(i);
       stamps[slot] = 0;
-      continue; // vanished or refused meanwhile: not served, so not searched
     }
-    if (!collect && !message.spec.multiline && bytes.length > CHUNK_BYTES) {
-      // Counting only: decode and scan a large file in line-aligned chunks (less memory).
-      const count = countInChunks(bytes, m);
-      done(bytes);
-      scanned++;
-      if (count > 0) results.push([rel, count]);
-      stamps[slot] = 0;
-      continue;
-    }
-    const text = decodeForSearch(bytes);
-    done(bytes);
-    scanned++;
-    if (text !== null) {
-      const r = m.scanText(text, { wantLines: collect });
-      if (r.count > 0) {
-        if (collect && r.lines !== undefined) {
-          results.push([rel, r.count, contentLines(rel, text, r.lines, message.content)]);
-        } else results.push([rel, r.count]);
-      }
-    }
-    stamps[slot] = 0;
+    const changed = guard.verify();
+    if (changed.length === 0) break;
+    todo = todo.filter((i) => {
+      const dir = dirOf.get(i);
+      return dir !== undefined && changed.some((c) => isUnder(dir, c));
+    });
+    for (const i of todo) found.delete(i);
+    if (pass === 1) { for (const i of todo) noteChanging(dirOf.get(i)!); }
   }
+  const results = [...found.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
   Atomics.add(ints, CTL_SCANNED, scanned);
   if (current(message.job)) {
     post({ t: "searched", job: message.job, batch: message.batch, results, scanned });
@@ -231,7 +386,9 @@ function list(message: ListMessage): void {
   const ws = workspaceFor(message.ws);
   const entries: ListEntry[] = [];
   let n = 0;
+  walkStep(message.job);
   for (const entry of ws.walk(message.base, { dirs: true, stat: true, maxDepth: message.depth })) {
+    if ((n & 15) === 0) stamps[slot] = Date.now();
     if ((++n & 255) === 0 && !current(message.job)) return;
     if (entry.rel === message.base) continue;
     let children = -1;
@@ -249,6 +406,7 @@ function list(message: ListMessage): void {
     }
     entries.push([entry.rel, entry.isDir, entry.size, children]);
   }
+  stamps[slot] = 0;
   post({ t: "listed", job: message.job, entries });
 }
 
@@ -275,5 +433,8 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
     stamps[slot] = 0;
     const text = error instanceof Error ? error.message : String(error);
     post({ t: "failed", job: message.job, message: text });
+  } finally {
+    // Idle: a stale stamp would let the watchdog kill this worker during a later job.
+    stamps[slot] = 0;
   }
 };

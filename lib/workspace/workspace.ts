@@ -8,6 +8,7 @@
  * openat/O_NOFOLLOW); ignore patterns compare ASCII case-insensitively (ripgrep: case-sensitive);
  * names holding a backslash or invalid UTF-8 are never listed (they cannot be named back).
  */
+import { FolderGuard, FRESH_MS, sleepSync } from "./folder_guard.ts";
 import { IgnoreIndex } from "./ignore_rules.ts";
 import { log } from "../log.ts";
 import {
@@ -419,10 +420,19 @@ export class Workspace {
 
   readFileSync(rel: string, options: { maxBytes?: number } = {}): Uint8Array {
     const r = this.#resolveFile(rel);
+    const guard = new FolderGuard(this.root);
+    const dir = parentOf(r.abs);
+    for (let k = 0;; k++) {
+      const state = guard.enter(dir);
+      if (state === "ok") break;
+      if (state === "bad" || k >= FRESH_TRIES) throw changed(rel);
+      sleepSync(FRESH_MS + 1);
+    }
     const file = Deno.openSync(r.abs, { read: true });
     try {
       const opened = file.statSync();
       this.#checkIdentity(rel, r.info, opened);
+      if (guard.verify().length > 0) throw changed(rel);
       const limit = byteLimit(opened.size, options.maxBytes);
       return readFullySync(file, new Uint8Array(limit));
     } finally {
@@ -511,10 +521,20 @@ export class Workspace {
     rel: string,
   ): Promise<{ file: Deno.FsFile; size: number; mtimeMs: number; rel: string; abs: string }> {
     const r = this.#resolveFile(rel);
+    const guard = new FolderGuard(this.root);
+    const dir = parentOf(r.abs);
+    for (let k = 0;; k++) {
+      const state = guard.enter(dir);
+      if (state === "ok") break;
+      if (state === "bad" || k >= FRESH_TRIES) throw changed(rel);
+      await new Promise((resolve) => setTimeout(resolve, FRESH_MS + 1));
+    }
     const file = await Deno.open(r.abs, { read: true });
     try {
       const opened = await file.stat();
       this.#checkIdentity(rel, r.info, opened);
+      // The open went through the folders recorded above, unchanged: the handle is inside.
+      if (guard.verify().length > 0) throw changed(rel);
       return {
         file,
         size: opened.size,
@@ -527,6 +547,18 @@ export class Workspace {
       throw e;
     }
   }
+}
+
+/** How often an open waits for a folder on its path that changed within FRESH_MS. */
+const FRESH_TRIES = 4;
+
+function changed(rel: string): WorkspaceError {
+  return refuse("missing", rel, "read", "the file changed while it was being opened; try again");
+}
+
+function parentOf(abs: string): string {
+  const at = abs.lastIndexOf("/");
+  return at <= 0 ? "/" : abs.slice(0, at);
 }
 
 /**
