@@ -113,6 +113,11 @@ export class FolderGuard {
     return [...out];
   }
 
+  /** The record of `path` (after `enter`), or undefined. */
+  seen(path: string): Readonly<Seen> | undefined {
+    return this.#seen.get(path);
+  }
+
   /** Forgets every record (a long-lived guard re-records before its next use). */
   clear(): void {
     this.#seen.clear();

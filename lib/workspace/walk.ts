@@ -21,6 +21,7 @@ import {
 import { isTempName } from "./temp_names.ts";
 import type { IgnoreIndex } from "./ignore_rules.ts";
 import { log } from "../log.ts";
+import { FolderGuard, FRESH_MS, sleepSync } from "./folder_guard.ts";
 
 /** What a walk needs of the workspace it walks. */
 export interface WalkScope {
@@ -119,6 +120,7 @@ export function* walkTree(
   ws: WalkScope,
   start: Resolved,
   options: WalkOptions,
+  restarts = 0,
 ): Generator<WalkEntry> {
   const signal = options.signal;
   signal?.throwIfAborted();
@@ -174,11 +176,41 @@ export function* walkTree(
   }
 
   const stack: Frame[] = [];
+  // The identity guard (folder_guard.ts): every folder is recorded before it is read, and
+  // entries leave only after the folders they came through were checked again.
+  const guard = new FolderGuard(root);
+  let pending: WalkEntry[] = [];
+  let opened: string[] = [];
+  let lastYielded: string | undefined = options.after;
+  let waits = 0;
+  const enter = (real: string): boolean => {
+    for (;;) {
+      const state = guard.enter(real);
+      if (state === "ok") {
+        opened.push(real);
+        return true;
+      }
+      if (state === "bad") return false;
+      if (waits >= MAX_FRESH_WAITS) {
+        noteChanging(real);
+        return false;
+      }
+      waits++;
+      sleepSync(FRESH_MS + 1);
+    }
+  };
+  /** True when the folders read since the last check, and those on the stack, are unchanged. */
+  const unchanged = (): boolean => {
+    const check = new Set(opened);
+    for (const frame of stack) check.add(frame.real);
+    opened = [];
+    return guard.verify(check).length === 0;
+  };
   /** How often each real folder was entered through a link in this walk. */
   const linkedEntries = new Map<string, number>();
   let warnedWeb = false;
   const startRealRel = relativeUnder(start.abs, root) ?? start.rel;
-  const first = openFrame(ws, {
+  const first = openFrame(ws, enter, guard, {
     rel: start.rel,
     real: start.abs,
     realRel: startRealRel,
@@ -272,7 +304,7 @@ export function* walkTree(
       // Emitted on an earlier page: only its contents may still follow.
       if (isDir && depth < maxDepth) {
         const rest = f.floor!.slice(1);
-        const next = openFrame(ws, {
+        const next = openFrame(ws, enter, guard, {
           rel,
           real: abs,
           realRel,
@@ -296,11 +328,20 @@ export function* walkTree(
         size = info.size;
         mtimeMs = info.mtime?.getTime() ?? 0;
       }
-      yield { rel, abs, isDir, size, mtimeMs };
+      pending.push({ rel, abs, isDir, size, mtimeMs });
+      if (pending.length >= FLUSH_ENTRIES) {
+        if (!unchanged()) {
+          yield* restart(ws, start, options, lastYielded, restarts);
+          return;
+        }
+        for (const entry of pending) yield entry;
+        lastYielded = pending[pending.length - 1].rel;
+        pending = [];
+      }
     }
     if (isDir && depth < maxDepth) {
       signal?.throwIfAborted();
-      const next = openFrame(ws, {
+      const next = openFrame(ws, enter, guard, {
         rel,
         real: abs,
         realRel,
@@ -312,6 +353,48 @@ export function* walkTree(
       if (next !== null) stack.push(next);
     }
   }
+  if (pending.length > 0) {
+    if (!unchanged()) {
+      yield* restart(ws, start, options, lastYielded, restarts);
+      return;
+    }
+    yield* pending;
+  }
+}
+
+/** Entries a walk holds before it checks the folders they came through and lets them go. */
+const FLUSH_ENTRIES = 256;
+/** Waits per walk for folders changed within FRESH_MS; after that such folders are skipped. */
+const MAX_FRESH_WAITS = 4;
+/** A walk whose folders changed under it resumes after its last checked entry this often. */
+const MAX_RESTARTS = 3;
+
+const notedChanging = new Set<string>();
+
+function noteChanging(real: string): void {
+  if (notedChanging.has(real) || notedChanging.size > 1000) return;
+  notedChanging.add(real);
+  log.warn(`Skipped ${JSON.stringify(real)} in a walk: the folder kept changing while being read`);
+}
+
+/** Resumes a walk after its last checked entry (its folders changed under it), or gives up. */
+function* restart(
+  ws: WalkScope,
+  start: Resolved,
+  options: WalkOptions,
+  after: string | undefined,
+  restarts: number,
+): Generator<WalkEntry> {
+  if (restarts >= MAX_RESTARTS) {
+    noteChanging(start.abs);
+    return;
+  }
+  yield* walkTree(
+    ws,
+    start,
+    { ...options, ...(after === undefined ? {} : { after }) },
+    restarts + 1,
+  );
 }
 
 function statOrNull(path: string): Deno.FileInfo | null {
@@ -327,7 +410,10 @@ const CACHED_FOLDER_MIN = 32;
 const CACHE_MAX_ENTRIES = 200_000;
 const CACHE_TTL_MS = 30_000;
 /** Sorted listings by real path, oldest first, so paging does not re-read and re-sort folders. */
-const listings = new Map<string, { mtimeMs: number; at: number; entries: Deno.DirEntry[] }>();
+const listings = new Map<
+  string,
+  { ino: number | null; mtimeMs: number; at: number; entries: Deno.DirEntry[] }
+>();
 let cachedEntries = 0;
 
 /** Drops the cached listing of the folder at `real` (a file was just created in it). */
@@ -353,12 +439,18 @@ function forget(real: string): void {
  * listing from the cache while the folder's mtime is unchanged: entries created or deleted
  * meanwhile may then be missed or yielded, which the walk's contract allows for such entries.
  */
-function readSorted(real: string, reuse: boolean): Deno.DirEntry[] | null {
+function readSorted(
+  real: string,
+  reuse: boolean,
+  seen: { ino: number | null; mtimeMs: number },
+): Deno.DirEntry[] | null {
   const now = performance.now();
   if (reuse) {
     const hit = listings.get(real);
     if (hit !== undefined) {
-      if (now - hit.at < CACHE_TTL_MS && statOrNull(real)?.mtime?.getTime() === hit.mtimeMs) {
+      // The same folder (inode), unchanged (mtime) since it was listed: the walk's guard recorded
+      // both before this read and checks them again before any entry leaves.
+      if (now - hit.at < CACHE_TTL_MS && hit.ino === seen.ino && hit.mtimeMs === seen.mtimeMs) {
         return hit.entries;
       }
       forget(real);
@@ -373,15 +465,12 @@ function readSorted(real: string, reuse: boolean): Deno.DirEntry[] | null {
   entries.sort(byName);
   entries = dropDuplicateNames(entries);
   if (reuse && entries.length >= CACHED_FOLDER_MIN && entries.length <= CACHE_MAX_ENTRIES / 2) {
-    const mtimeMs = statOrNull(real)?.mtime?.getTime();
-    if (mtimeMs !== undefined) {
-      forget(real);
-      while (cachedEntries + entries.length > CACHE_MAX_ENTRIES && listings.size > 0) {
-        forget(listings.keys().next().value!);
-      }
-      listings.set(real, { mtimeMs, at: now, entries });
-      cachedEntries += entries.length;
+    forget(real);
+    while (cachedEntries + entries.length > CACHE_MAX_ENTRIES && listings.size > 0) {
+      forget(listings.keys().next().value!);
     }
+    listings.set(real, { ino: seen.ino, mtimeMs: seen.mtimeMs, at: now, entries });
+    cachedEntries += entries.length;
   }
   return entries;
 }
@@ -397,6 +486,8 @@ function lstatOrNull(path: string): Deno.FileInfo | null {
 /** Reads and sorts one folder; null when it cannot be read (vanished, no permission). */
 function openFrame(
   ws: WalkScope,
+  enter: (real: string) => boolean,
+  guard: FolderGuard,
   at: {
     rel: string;
     real: string;
@@ -409,7 +500,8 @@ function openFrame(
     floor: string[] | null;
   },
 ): Frame | null {
-  let entries = readSorted(at.real, at.floor !== null);
+  if (!enter(at.real)) return null;
+  let entries = readSorted(at.real, at.floor !== null, guard.seen(at.real)!);
   if (entries === null) return null;
   const index = ws.ignoreIndex;
   const presence = index !== null && at.viaLink !== undefined ? findPresence(entries) : null;

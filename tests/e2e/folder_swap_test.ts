@@ -1,7 +1,8 @@
 /**
  * The folder swap race (issue 8, defect 4), as a property: while another process swaps a folder
  * of the root for a symlink to an outside folder and back, as fast as it can, no answer of
- * grep, read_file or resources/read ever holds a byte of the outside files (WORKSPACE.md,
+ * grep, read_file or resources/read ever holds a byte of the outside files, and no listing
+ * (resources/list, glob, list_dir) names an outside file (WORKSPACE.md,
  * "Confinement" 3; lib/workspace/folder_guard.ts).
  */
 import assert from "node:assert/strict";
@@ -55,9 +56,12 @@ Deno.test("folder swap: many swaps of a folder for an outside link leak zero out
       const grep = await call(server, id++, "grep", { pattern: "MARKZ", output_mode: "content" });
       const read = await call(server, id++, "read_file", { path: "z/f3.txt" });
       const resource = await server.request(id++, "resources/read", { uri });
-      for (const answer of [grep, read, resource]) {
+      const listed = await server.request(id++, "resources/list");
+      const globbed = await call(server, id++, "glob", { pattern: "**/*.txt" });
+      const dir = await call(server, id++, "list_dir", { path: "z" });
+      for (const answer of [grep, read, resource, listed, globbed, dir]) {
         const text = JSON.stringify(answer);
-        if (/LEAKED/.test(text)) leaks.push(text.slice(0, 300));
+        if (/LEAKED|only_outside/.test(text)) leaks.push(text.slice(0, 300));
         answers++;
       }
     }
@@ -68,7 +72,7 @@ Deno.test("folder swap: many swaps of a folder for an outside link leak zero out
     await Deno.remove(base, { recursive: true });
   }
   assert.deepEqual(leaks, [], "outside bytes were served");
-  assert.ok(answers >= 15, `only ${answers} answers`);
+  assert.ok(answers >= 30, `only ${answers} answers`);
   // The race was real: the folder was swapped many times while the answers were built.
   const swaps = Number((await swapped).trim());
   assert.ok(swaps > 100, `only ${swaps} swaps`);
