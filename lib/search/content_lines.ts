@@ -22,11 +22,13 @@ export function cutLine(line: string): string {
   return `${line.slice(0, end)}... [+${line.length - end} chars]`;
 }
 
+/** `firstLine`: how many lines come before `text` in the file (a streamed chunk's offset). */
 export function contentLines(
   path: string,
   text: string,
   matched: readonly number[],
   options: ContentOptions,
+  firstLine = 0,
 ): string[] {
   const lines = text.split("\n");
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
@@ -42,7 +44,11 @@ export function contentLines(
       const line = lines[i];
       const body = cutLine(line.endsWith("\r") ? line.slice(0, -1) : line);
       const sep = isMatch.has(i) ? ":" : "-";
-      out.push(options.lineNumbers ? `${path}${sep}${i + 1}${sep}${body}` : `${path}${sep}${body}`);
+      out.push(
+        options.lineNumbers
+          ? `${path}${sep}${firstLine + i + 1}${sep}${body}`
+          : `${path}${sep}${body}`,
+      );
     }
     if (to > shownUpTo) shownUpTo = to;
   }

@@ -12,6 +12,8 @@ import {
   CTL_SLOT,
   CTL_STAMP_OFFSET,
   type FromWorker,
+  PHASE_REGEX,
+  PHASE_WALK,
   type ToWorker,
 } from "./protocol.ts";
 import type { WorkQueue } from "../work_queue.ts";
@@ -19,13 +21,23 @@ import type { WorkQueue } from "../work_queue.ts";
 export const WORKER_COUNT = 2;
 const WATCH_MS = 50;
 
-/** A file's scan ran past the regex timeout; the worker was replaced. */
+/** Deadline of a read or a walk step that makes no progress (a FIFO swapped in, a stalled disk). */
+export const STALL_MS = 10_000;
+
+/**
+ * A worker ran past a deadline and was replaced: a regex scan of one chunk of `file` past the
+ * regex timeout, reading `file` past STALL_MS, or a walk step past STALL_MS.
+ */
 export class ScanTimeoutError extends Error {
   readonly file: string;
-  constructor(file: string) {
+  readonly phase: "read" | "regex" | "walk";
+  readonly ms: number;
+  constructor(file: string, phase: "read" | "regex" | "walk" = "regex", ms = 0) {
     super(`Scan of "${file}" timed out`);
     this.name = "ScanTimeoutError";
     this.file = file;
+    this.phase = phase;
+    this.ms = ms;
   }
 }
 
@@ -166,7 +178,9 @@ export class SearchPool {
     const now = Date.now();
     for (let i = 0; i < this.#slots.length; i++) {
       const stamp = this.#stamps[i];
-      if (stamp > 0 && now - stamp > this.#timeoutMs) {
+      const phase = this.#ints[CTL_SLOT + 4 * i + 3];
+      const limit = phase === PHASE_REGEX ? this.#timeoutMs : Math.max(STALL_MS, this.#timeoutMs);
+      if (stamp > 0 && now - stamp > limit) {
         this.#slots[i].kill();
         this.#slots[i] = this.#spawn(i);
         if (this.#onTimeout !== null) this.#onTimeout(i);
@@ -264,7 +278,14 @@ export class SearchPool {
         const file = ints[base] === id
           ? ctx.fileOf?.(ints[base + 1], ints[base + 2]) ?? "(unknown file)"
           : "(a file of a cancelled search)";
-        job.fail(new ScanTimeoutError(file));
+        const phase = ints[base + 3];
+        job.fail(
+          new ScanTimeoutError(
+            file,
+            phase === PHASE_REGEX ? "regex" : phase === PHASE_WALK ? "walk" : "read",
+            phase === PHASE_REGEX ? ctx.timeoutMs : Math.max(STALL_MS, ctx.timeoutMs),
+          ),
+        );
       };
       try {
         driver.start(job);

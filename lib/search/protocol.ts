@@ -12,9 +12,13 @@ export type GrepMode = "files_with_matches" | "content" | "count";
 export const CTL_JOB = 0; // the job workers may work on; others are dropped
 export const CTL_CUTOFF = 1; // batches above this one report counts only (no lines)
 export const CTL_SCANNED = 2; // files scanned, for progress
-/** Per worker slot: Int32 [job, batch, file index] at CTL_SLOT + 4 * slot. */
+/** Per worker slot: Int32 [job, batch, file index, phase] at CTL_SLOT + 4 * slot. */
 export const CTL_SLOT = 4;
 export const CTL_INTS = 16;
+/** What a slot's stamp times (README.md, "Limits"): each phase has its own deadline. */
+export const PHASE_READ = 0; // opening and reading a file (a FIFO swapped in, a stalled disk)
+export const PHASE_REGEX = 1; // one regex scan of one chunk: the regex timeout
+export const PHASE_WALK = 2; // listing folders: stamped on every step, so only a stall counts
 /** Float64 stamp (Date.now() when the current file's scan began, 0 when idle) per slot. */
 export const CTL_STAMP_OFFSET = CTL_INTS * 4;
 export const MAX_WORKERS = 3;

@@ -27,6 +27,18 @@ export async function isFile(ws: Workspace, rel: string): Promise<boolean> {
 
 /** Turns a failed search job into the ToolError the model sees. */
 export function searchFailure(error: unknown, pattern: string, timeoutMs: number): ToolError {
+  if (error instanceof ScanTimeoutError && error.phase === "read") {
+    return new ToolError(
+      `Search stopped: reading "${error.file}" made no progress for ${error.ms} ms (a special ` +
+        "file or a stalled disk); narrow path or glob to leave it out",
+    );
+  }
+  if (error instanceof ScanTimeoutError && error.phase === "walk") {
+    return new ToolError(
+      `Search stopped: listing the folders made no progress for ${error.ms} ms (a stalled disk ` +
+        "or network folder); narrow path to leave it out",
+    );
+  }
   if (error instanceof ScanTimeoutError) {
     return new ToolError(
       `Search stopped: scanning "${error.file}" for pattern "${pattern}" took over ${timeoutMs} ms; ` +

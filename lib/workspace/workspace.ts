@@ -448,6 +448,26 @@ export class Workspace {
    * new buffer. Null when the file changed or vanished since the walk: it is no longer served.
    */
   readWalkedSync(abs: string, scratch: Uint8Array): Uint8Array | null {
+    const opened = this.openWalkedSync(abs);
+    if (opened === null) return null;
+    try {
+      const size = opened.size;
+      return readFullySync(
+        opened.file,
+        size <= scratch.length ? scratch.subarray(0, size) : new Uint8Array(size),
+      );
+    } catch {
+      return null;
+    } finally {
+      opened.file.close();
+    }
+  }
+
+  /**
+   * Opens a walked file as readWalkedSync does (same checks), for streaming; the caller closes
+   * the handle. The folders on its path are the caller's to guard (folder_guard.ts).
+   */
+  openWalkedSync(abs: string): { file: Deno.FsFile; size: number } | null {
     const rel = relativeUnder(abs, this.root);
     if (rel === null || normalizeSegments(rel)?.join("/") !== rel) return null;
     let file: Deno.FsFile;
@@ -461,16 +481,14 @@ export class Workspace {
     }
     try {
       const opened = file.statSync();
-      if (!opened.isFile || opened.dev !== checked.dev || opened.ino !== checked.ino) return null;
-      const size = opened.size;
-      return readFullySync(
-        file,
-        size <= scratch.length ? scratch.subarray(0, size) : new Uint8Array(size),
-      );
+      if (!opened.isFile || opened.dev !== checked.dev || opened.ino !== checked.ino) {
+        file.close();
+        return null;
+      }
+      return { file, size: opened.size };
     } catch {
-      return null;
-    } finally {
       file.close();
+      return null;
     }
   }
 
