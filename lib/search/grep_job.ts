@@ -90,6 +90,7 @@ export function runGrep(
           spec: params.spec,
           mode: params.mode,
           content: params.content,
+          maxLines: Number.isFinite(params.collectLines) ? params.collectLines : 0,
         });
       }
     }

@@ -93,7 +93,7 @@ export class SearchPool {
   #onMessage: ((slot: number, message: FromWorker) => void) | null = null;
   #watchdog: number | null = null;
   #timeoutMs = 2000;
-  #onTimeout: ((slot: number) => void) | null = null;
+  #onTimeout: ((slot: number, phase: number) => void) | null = null;
 
   /** `queue` is the session's one queue for heavy work: each job holds all of it while it runs. */
   constructor(queue: WorkQueue) {
@@ -183,7 +183,7 @@ export class SearchPool {
       if (stamp > 0 && now - stamp > limit) {
         this.#slots[i].kill();
         this.#slots[i] = this.#spawn(i);
-        if (this.#onTimeout !== null) this.#onTimeout(i);
+        if (this.#onTimeout !== null) this.#onTimeout(i, phase);
       }
     }
   }
@@ -273,12 +273,11 @@ export class SearchPool {
           job.fail(error instanceof Error ? error : new Error(String(error)));
         }
       };
-      this.#onTimeout = (slot) => {
+      this.#onTimeout = (slot, phase) => {
         const base = CTL_SLOT + 4 * slot;
         const file = ints[base] === id
           ? ctx.fileOf?.(ints[base + 1], ints[base + 2]) ?? "(unknown file)"
           : "(a file of a cancelled search)";
-        const phase = ints[base + 3];
         job.fail(
           new ScanTimeoutError(
             file,

@@ -60,6 +60,11 @@ export interface SearchMessage {
   spec: PatternSpec;
   mode: GrepMode;
   content: ContentOptions;
+  /**
+   * Content lines a streamed file holds at most (the page needs no more: one file with more
+   * lines than the page ends collecting, grep_job.ts); its count stays exact. 0: no limit.
+   */
+  maxLines?: number;
 }
 
 export interface ListMessage {

@@ -13,6 +13,8 @@ const MIB = 1024 * 1024;
 export const STREAM_FROM_BYTES = 4 * MIB;
 /** Bytes read at a time when streaming. */
 export const STREAM_CHUNK_BYTES = 1 * MIB;
+/** Bytes read at a time while content lines are still collected. */
+const COLLECT_READ_BYTES = 64 * 1024;
 /**
  * Multiline patterns and context lines need the whole file: up to this size; larger files are
  * skipped with a note on stderr (when they are not binary).
@@ -26,6 +28,7 @@ export type StreamOutcome =
 export interface StreamHooks {
   /** Called around each chunk's regex scan (the regex timeout's stamp). */
   regexStart(): void;
+  /** After a scan and after each read: back to the read phase, whose stall deadline restarts. */
   regexEnd(): void;
 }
 
@@ -50,9 +53,12 @@ export function scanStream(
   file: Deno.FsFile,
   rel: string,
   m: Matcher,
-  options: { collect: boolean; content: ContentOptions; hooks: StreamHooks },
+  options: { collect: boolean; content: ContentOptions; hooks: StreamHooks; maxLines?: number },
 ): StreamOutcome {
   const lines: string[] | undefined = options.collect ? [] : undefined;
+  const maxLines = options.maxLines !== undefined && options.maxLines > 0
+    ? options.maxLines
+    : Infinity;
   let held = 0;
   let decoded = false;
   let count = 0;
@@ -64,16 +70,22 @@ export function scanStream(
       bigger.set(buffer);
       buffer = bigger;
     }
-    const n = file.readSync(buffer.subarray(held));
+    // While lines are collected, small reads: a chunk's line bookkeeping runs inside its regex
+    // scan, and the page needs only its first lines.
+    const collecting = lines !== undefined && lines.length < maxLines;
+    const want = collecting ? COLLECT_READ_BYTES : buffer.length - held;
+    const n = file.readSync(buffer.subarray(held, Math.min(buffer.length, held + want)));
     const eof = n === null || n === 0;
     const filled = held + (eof ? 0 : n);
+    options.hooks.regexEnd(); // a read made progress: the stall deadline starts again
     if (!decoded && !eof && held === 0 && buffer.subarray(0, filled).indexOf(0) >= 0) {
       return { kind: "binary" };
     }
     let end = filled;
     if (!eof) {
-      const nl = buffer.lastIndexOf(10, filled - 1);
-      end = nl >= 0 ? nl + 1 : 0;
+      // Only the bytes just read can hold a new line feed (the held ones had none).
+      const nl = buffer.subarray(held, filled).lastIndexOf(10);
+      end = nl >= 0 ? held + nl + 1 : 0;
     }
     if (end > 0) {
       const bytes = buffer.subarray(0, end);
@@ -81,11 +93,13 @@ export function scanStream(
       const text = (decoded ? laterDecoder : firstDecoder).decode(bytes);
       decoded = true;
       options.hooks.regexStart();
-      const r = m.scanText(text, { wantLines: lines !== undefined });
+      // Past the page's lines only the count matters (head_limit stops the collecting early).
+      const r = m.scanText(text, { wantLines: lines !== undefined && lines.length < maxLines });
       options.hooks.regexEnd();
       count += r.count;
       if (lines !== undefined && r.lines !== undefined && r.lines.length > 0) {
         for (const line of contentLines(rel, text, r.lines, options.content, lineBase)) {
+          if (lines.length >= maxLines) break;
           lines.push(line);
         }
       }
