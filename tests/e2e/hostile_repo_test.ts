@@ -173,9 +173,9 @@ Deno.test("hostile #6: 30,000 nested groups and [[:constructor:]] get one senten
     assert.equal(deep.isError, true);
     assert.doesNotMatch(deep.content[0].text, /call stack/);
     const eightK = "(".repeat(8_000) + "a" + ")".repeat(8_000);
-    const nested = await call(server, 4, "grep", { pattern: eightK });
-    assert.equal(nested.isError, true);
-    assert.match(nested.content[0].text, /nests groups or classes deeper than|nested too deeply/);
+    const deeper = await call(server, 4, "grep", { pattern: eightK });
+    assert.equal(deeper.isError, true);
+    assert.match(deeper.content[0].text, /nests groups or classes deeper than|nested too deeply/);
     const posix = await call(server, 3, "grep", { pattern: "[[:constructor:]]" });
     assert.equal(posix.isError, true);
     assert.doesNotMatch(posix.content[0].text, /native code|function/);
