@@ -323,7 +323,11 @@ function search(message: SearchMessage): void {
       const pieces = message.pieces?.[i];
       if (state === "ok" && pieces && !collect && !message.spec.multiline) {
         // The index says only these pieces can match (while the file is unchanged).
-        const parts = ws.readRangesSync(abs, { size: pieces[0], mtimeMs: pieces[1] }, pieces.slice(2));
+        const parts = ws.readRangesSync(
+          abs,
+          { size: pieces[0], mtimeMs: pieces[1] },
+          pieces.slice(2),
+        );
         if (parts !== null) {
           let count = 0;
           regexStart();
