@@ -23,6 +23,8 @@ const NAME = "shipcode-mcp";
  */
 const FEATURES = new URL("./lib/features/load.ts", import.meta.url).href;
 const VERSION: string = denoJson.version;
+/** How long SIGINT/SIGTERM wait for queued answers to be written before exiting. */
+const SHUTDOWN_FLUSH_MS = 1000;
 
 function writeStdout(text: string): void {
   const bytes = new TextEncoder().encode(text);
@@ -79,7 +81,9 @@ async function main(): Promise<number> {
   });
 
   const stop = () => {
-    server.shutdown().finally(() => Deno.exit(0));
+    // What was queued is flushed, but a client that stopped reading cannot hold the exit up.
+    const late = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS));
+    Promise.race([server.shutdown(), late]).finally(() => Deno.exit(0));
   };
   // Registered before the first read: a client may signal as soon as it has the handshake.
   Deno.addSignalListener("SIGINT", stop);

@@ -82,3 +82,41 @@ Deno.test("slow client: 150 reads of a 4 MiB file while nobody reads stdout keep
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("slow client: SIGTERM ends the process at once even while answers wait for a client that does not read", async () => {
+  const root = await Deno.makeTempDir({ prefix: "shipcode-slow-" });
+  await Deno.writeTextFile(`${root}/big.txt`, ("x".repeat(1023) + "\n").repeat(4 * 1024));
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...(await serverFlags()), MAIN, "--root", root],
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  try {
+    const writer = child.stdin.getWriter();
+    const uri = new URL(`file://${root}/big.txt`).href;
+    const requests = [INIT];
+    for (let i = 0; i < 20; i++) {
+      requests.push(
+        JSON.stringify({ jsonrpc: "2.0", id: 100 + i, method: "resources/read", params: { uri } }),
+      );
+    }
+    await writer.write(new TextEncoder().encode(requests.map((r) => r + "\n").join("")));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const sent = Date.now();
+    child.kill("SIGTERM");
+    const status = await child.status;
+    assert.equal(status.code, 0);
+    assert.ok(Date.now() - sent < 4000, `exit took ${Date.now() - sent} ms`);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // exited
+    }
+    await child.status;
+    await child.stdout.cancel().catch(() => {});
+    await Deno.remove(root, { recursive: true });
+  }
+});
