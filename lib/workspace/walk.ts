@@ -187,7 +187,9 @@ export function* walkTree(
     for (;;) {
       const state = guard.enter(real);
       if (state === "ok") {
-        opened.push(real);
+        // Swapping this folder for a link renames an entry of its parent: the parent is checked.
+        // (A folder's own later changes touch only entries already read: no outside path.)
+        opened.push(real.slice(0, Math.max(1, real.lastIndexOf("/"))));
         return true;
       }
       if (state === "bad") return false;
