@@ -3,7 +3,8 @@
  * Git tools benchmark: each tool through the real server (client round trip) against the git CLI
  * running the same command from this process, side by side in one run (alternating, warm cache).
  * Target (docs/tools.md, "Git tools"): tool median <= raw git median + 10 ms. Also reports a bare
- * `git --version` spawn (the machine's process cost right now) and the server's peak RSS.
+ * `git --version` spawn (the machine's process cost right now), the server's peak RSS, and CPU time
+ * per call on both sides (wall time on a loaded machine is mostly waiting for a core; CPU is not).
  *
  *   deno run --allow-read --allow-run --allow-env bench/git.ts \
  *     --repo /work/corpora/express --status-repo /work/corpora/linux-git [--rounds 15]
@@ -11,7 +12,7 @@
  * --repo: a clone with long history (e.g. expressjs/express, 6,158 commits); --status-repo: a
  * kernel-sized work tree committed into git (only git_status runs there; optional).
  */
-import { loadAverage, Peer } from "./client.ts";
+import { loadAverage, Peer, readProc } from "./client.ts";
 import { median, oursCommand, serverLabel } from "./servers.ts";
 
 function flag(name: string, dflt: string | null): string | null {
@@ -109,6 +110,19 @@ function cases(root: string): Case[] {
   ];
 }
 
+let clockTicks = 0;
+
+/** CPU seconds of `pid` itself plus its waited-for children (utime, stime, cutime, cstime). */
+function cpuWithChildren(pid: number): number {
+  if (clockTicks === 0) {
+    const out = new Deno.Command("getconf", { args: ["CLK_TCK"], stdout: "piped" }).outputSync();
+    clockTicks = Number(new TextDecoder().decode(out.stdout).trim()) || 100;
+  }
+  const text = readProc(pid, "stat");
+  const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / clockTicks;
+}
+
 async function rawMs(root: string, args: string[]): Promise<number> {
   const t0 = performance.now();
   const out = await new Deno.Command("git", {
@@ -138,7 +152,8 @@ async function toolMs(peer: Peer, tool: string, args: Record<string, unknown>): 
 }
 
 async function measure(root: string, list: Case[]): Promise<void> {
-  const peer = new Peer("ours", oursCommand(root), { stderr: "inherit" });
+  // --no-index: no trigram index build competing for the CPU while git is measured.
+  const peer = new Peer("ours", oursCommand(root, ["--no-index"]), { stderr: "inherit" });
   await peer.handshake();
   const tools = await peer.request("tools/list", {});
   const names = (tools.result as { tools: { name: string }[] }).tools.map((t) => t.name);
@@ -150,32 +165,57 @@ async function measure(root: string, list: Case[]): Promise<void> {
   );
   console.log(
     "| case | raw git median ms | tool median ms | tool - raw (medians) ms | " +
-      "paired difference median ms | target <= +10 ms |",
+      "paired difference median ms | target <= +10 ms | raw git CPU ms/call | " +
+      "tool CPU ms/call (server + git) |",
   );
-  console.log("| --- | ---: | ---: | ---: | ---: | --- |");
+  console.log("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |");
   for (const c of list) {
     // Warm both (the first tool call also runs the config guard).
     await rawMs(root, c.raw);
     await toolMs(peer, c.tool, c.args);
     const raw: number[] = [];
     const ours: number[] = [];
+    // CPU: this process's children (the raw git runs, plus the `cat` that reads /proc, measured
+    // alone below and subtracted) against the server with its git children.
+    let rawCpu = 0;
+    let toolCpu = 0;
+    let catCpu = 0;
+    const self = Deno.pid;
+    const timeRaw = async () => {
+      const before = cpuWithChildren(self);
+      raw.push(await rawMs(root, c.raw));
+      rawCpu += cpuWithChildren(self) - before;
+    };
+    const timeTool = async () => {
+      const before = cpuWithChildren(peer.pid);
+      ours.push(await toolMs(peer, c.tool, c.args));
+      toolCpu += cpuWithChildren(peer.pid) - before;
+    };
+    for (let i = 0; i < ROUNDS; i++) {
+      const before = cpuWithChildren(self);
+      catCpu += cpuWithChildren(self) - before;
+    }
     for (let i = 0; i < ROUNDS; i++) {
       if (i % 2 === 0) {
-        raw.push(await rawMs(root, c.raw));
-        ours.push(await toolMs(peer, c.tool, c.args));
+        await timeRaw();
+        await timeTool();
       } else {
-        ours.push(await toolMs(peer, c.tool, c.args));
-        raw.push(await rawMs(root, c.raw));
+        await timeTool();
+        await timeRaw();
       }
       spawn.push(await rawMs(root, ["--version"]));
     }
     const r = median(raw);
     const t = median(ours);
-    const d = t - r;
+    // Each round runs both back to back: the median of the per-round differences shrugs off
+    // load that comes and goes during the run.
+    const paired = median(ours.map((ms, i) => ms - raw[i]));
+    const cpuRaw = ((rawCpu - catCpu) * 1000) / ROUNDS;
+    const cpuTool = (toolCpu * 1000) / ROUNDS;
     console.log(
-      `| ${c.label} | ${r.toFixed(1)} | ${t.toFixed(1)} | ${d.toFixed(1)} | ${
-        d <= 10 ? "met" : "MISSED"
-      } |`,
+      `| ${c.label} | ${r.toFixed(1)} | ${t.toFixed(1)} | ${(t - r).toFixed(1)} | ` +
+        `${paired.toFixed(1)} | ${paired <= 10 ? "met" : "MISSED"} | ${cpuRaw.toFixed(1)} | ` +
+        `${cpuTool.toFixed(1)} |`,
     );
   }
   console.log(
