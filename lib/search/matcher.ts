@@ -60,6 +60,9 @@ function pastLastLine(text: string, pos: number): boolean {
   return pos >= text.length && (text.length === 0 || text.charCodeAt(text.length - 1) === 10);
 }
 
+/** Characters one whole-text regex exec looks at, at most (then the window ends at a line end). */
+export const WINDOW_CHARS = 8 * 1024;
+
 export function createMatcher(spec: PatternSpec): Matcher {
   const analysis = spec.analysis;
   const lineRegex = new RegExp(spec.source, spec.flags);
@@ -118,12 +121,37 @@ export function createMatcher(spec: PatternSpec): Matcher {
     }, options);
   }
 
+  /**
+   * One regex pass over windows of whole lines (the source never matches across a line end, so
+   * cutting at line ends is exact). A window bounds the backtracking of one exec: V8 counts it
+   * per exec and, past its limit, reruns that exec in the slow linear-time engine, which on a
+   * 7 MB file made `\w{5}\s+\w{5}...` 60x slower (docs/BENCHMARKS.md "Regex translation").
+   */
   function scanWhole(text: string, options: ScanOptions): ScanResult {
     const regex = new RegExp(analysis.lineSource, spec.flags + "gm");
-    return collect(text, (from) => {
-      regex.lastIndex = from;
-      const m = regex.exec(text);
-      return m === null ? -1 : m.index;
+    if (text.length <= WINDOW_CHARS) {
+      return collect(text, (from) => {
+        regex.lastIndex = from;
+        const m = regex.exec(text);
+        return m === null ? -1 : m.index;
+      }, options);
+    }
+    return collect(text, (start) => {
+      // `start` is always a line start (0, or just after the LF ending a candidate's line).
+      let from = start;
+      while (from < text.length) {
+        let end = from + WINDOW_CHARS;
+        if (end >= text.length) end = text.length;
+        else {
+          const nl = text.indexOf("\n", end);
+          end = nl < 0 ? text.length : nl;
+        }
+        regex.lastIndex = 0;
+        const m = regex.exec(text.slice(from, end));
+        if (m !== null) return from + m.index;
+        from = end + 1;
+      }
+      return -1;
     }, options);
   }
 

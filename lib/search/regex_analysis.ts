@@ -161,6 +161,9 @@ function requiredOfSequence(items: Item[]): string[] | null {
   let bestScore = -1;
   for (const set of candidates) {
     if (set.some((s) => s.includes("\uFFFD"))) continue;
+    // One character is a poor prefilter: indexOf("_") stops on most lines of code, and the
+    // regex scan was 3x faster on the kernel for -i PM_RESUME (bench: docs/BENCHMARKS.md).
+    if (set.some((s) => s.length < 2)) continue;
     const score = Math.min(...set.map((s) => s.length)) * 16 - set.length;
     if (score > bestScore) {
       best = set;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createMatcher } from "../../lib/search/matcher.ts";
+import { createMatcher, WINDOW_CHARS } from "../../lib/search/matcher.ts";
 import { contentLines } from "../../lib/search/content_lines.ts";
 import { countInChunks, decodeForSearch } from "../../lib/search/decode.ts";
 import { translatePattern } from "../../lib/search/pattern.ts";
@@ -133,3 +133,47 @@ Deno.test("decode: chunked counting skips a file with a late NUL", () => {
   const bytes = new TextEncoder().encode("ab\n".repeat(100) + "\0");
   assert.equal(countInChunks(bytes, matcher("ab"), 16), 0);
 });
+
+Deno.test("matcher: the windowed whole-text scan finds exactly the lines a per-line scan finds", () => {
+  // Lines of every length around the window size, so that matches fall on window edges and
+  // some lines are longer than a window.
+  const lines: string[] = [];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let k = 0; k < 3000; k++) {
+    const len = next() < 0.02 ? Math.floor(WINDOW_CHARS * (0.5 + next())) : Math.floor(next() * 80);
+    let line = "";
+    while (line.length < len) {
+      line += next() < 0.1 ? " " : String.fromCharCode(97 + (next() * 6) | 0);
+    }
+    if (next() < 0.05) line = line.slice(0, len >> 1) + "abc_de" + line.slice(len >> 1);
+    lines.push(line);
+  }
+  const text = lines.join("\n") + "\n";
+  assert.ok(text.length > 4 * WINDOW_CHARS);
+  // No required literal: these take the whole-text regex scan.
+  for (const pattern of ["[a-c]+_[d-e]", "^[ab]{2}", "[ef]$", "\\b[a-c]{3}\\b", "e\\s+f", "^$"]) {
+    assert.equal(matcher(pattern).analysis.literals, null, pattern);
+    const re = new RegExp(matcherSpecSource(pattern));
+    const expected = lines.flatMap((l, i) => re.test(l) ? [i] : []);
+    assert.deepEqual(lines_(pattern, text), expected, pattern);
+  }
+});
+
+Deno.test("matcher: a line just after a window's end is searched from its first character", () => {
+  const long = "q".repeat(WINDOW_CHARS + 10);
+  const text = `${long}\nxy_m\n${long}\n${long}\nxx_z`;
+  assert.equal(matcher("^x[xy]_[a-z]").analysis.literals, null);
+  assert.deepEqual(lines("^x[xy]_[a-z]", text), { count: 2, lines: [1, 4] });
+  assert.deepEqual(lines("q[a-z]$", text), { count: 3, lines: [0, 2, 3] });
+});
+
+function matcherSpecSource(pattern: string): string {
+  const r = translatePattern(pattern, { ignoreCase: false, fixedStrings: false, multiline: false });
+  if ("error" in r) throw new Error(r.error);
+  return r.spec.source;
+}
+
+function lines_(pattern: string, text: string): number[] {
+  return lines(pattern, text).lines ?? [];
+}

@@ -24,9 +24,15 @@ Deno.test("regex_analysis: optional parts are not required", () => {
 });
 
 Deno.test("regex_analysis: case-folded letters are not literals, caseless characters are", () => {
-  assert.deepEqual(requiredLiterals(ast("PM_RESUME", true)), ["_"]);
+  assert.equal(requiredLiterals(ast("PM_RESUME", true)), null);
   assert.equal(requiredLiterals(ast("resume", true)), null);
   assert.deepEqual(requiredLiterals(ast("(?i)x_123_y")), ["_123_"]);
+});
+
+Deno.test("regex_analysis: a one-character literal is not worth a prefilter", () => {
+  assert.equal(requiredLiterals(ast("a.b")), null);
+  assert.equal(requiredLiterals(ast("[a-z]+_[a-z]+")), null);
+  assert.deepEqual(requiredLiterals(ast("a.bc")), ["bc"]);
 });
 
 Deno.test("regex_analysis: counted repetitions of a literal are required", () => {

@@ -289,3 +289,27 @@ Deno.test("rust_regex: multiline: ^ and $ are line anchors, \\A and \\z the file
   assert.equal(src("foo.bar").test(text), true); // --multiline-dotall
   assert.equal(src("(?-s)foo.bar").test(text), false);
 });
+
+Deno.test("rust_regex: ASCII case folding agrees with the full table", () => {
+  // The ASCII fast path must give what the Unicode table gives (k ~ U+212A, s ~ U+017F).
+  for (const pattern of ["(?i)[a-z]", "(?i)k", "(?i)S", "(?i)[^a-z]"]) {
+    const fast = translatePattern(pattern, {
+      ignoreCase: false,
+      fixedStrings: false,
+      multiline: false,
+    });
+    const full = translatePattern(pattern.replace("(?i)", "(?i)(?:\\x{E9}|") + ")", {
+      ignoreCase: false,
+      fixedStrings: false,
+      multiline: false,
+    });
+    if ("error" in fast || "error" in full) throw new Error("unexpected error");
+    const a = new RegExp(`^(?:${fast.spec.source})$`);
+    const b = new RegExp(`^(?:${full.spec.source})$`);
+    for (let cp = 0; cp < 0x3000; cp++) {
+      const ch = String.fromCharCode(cp);
+      if (cp === 0xe9 || cp === 0xc9) continue;
+      assert.equal(a.test(ch), b.test(ch), `${pattern} on U+${cp.toString(16)}`);
+    }
+  }
+});

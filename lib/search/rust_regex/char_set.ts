@@ -153,15 +153,41 @@ function caseOrbits(): Map<number, number[]> {
   return result;
 }
 
+/** The two non-ASCII characters that fold to ASCII letters: U+212A (k) and U+017F (s). */
+const ASCII_EXTRA = new Map<number, number>([[0x4b, 0x212a], [0x6b, 0x212a], [0x53, 0x17f], [
+  0x73,
+  0x17f,
+]]);
+
+/** Variants of an ASCII code point, without building the whole table. */
+function asciiCaseVariants(cp: number): number[] {
+  const isUpper = cp >= 0x41 && cp <= 0x5a;
+  const isLower = cp >= 0x61 && cp <= 0x7a;
+  if (!isUpper && !isLower) return [];
+  const out = [isUpper ? cp + 0x20 : cp - 0x20];
+  const extra = ASCII_EXTRA.get(cp);
+  if (extra !== undefined) out.push(extra);
+  return out;
+}
+
 /** The other code points `cp` matches case-insensitively (empty when it has no case). */
 export function caseVariants(cp: number): readonly number[] {
-  if (cp < 0x80 && !((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a))) return [];
+  if (cp < 0x80) return asciiCaseVariants(cp);
   return caseOrbits().get(cp) ?? [];
 }
 
 /** `set` closed under simple case folding. */
 export function caseFold(set: CharSet): CharSet {
   const added: CharRange[] = [];
+  if (set.length === 0 || set[set.length - 1][1] < 0x80) {
+    // ASCII only: the common case, answered without building the table.
+    for (const [from, to] of set) {
+      for (let cp = from; cp <= to; cp++) {
+        for (const v of asciiCaseVariants(cp)) added.push([v, v]);
+      }
+    }
+    return added.length === 0 ? set : normalize([...set, ...added]);
+  }
   const table = caseOrbits();
   // Walk whichever is smaller: the set's members or the table of cased code points.
   if (size(set) < table.size) {
