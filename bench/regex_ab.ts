@@ -1,11 +1,13 @@
 // deno-lint-ignore-file no-console
 /**
  * The grep matcher of this checkout against an older one, in one process, on the same texts: the
- * kernel's drivers/ *.c and *.h files (first 150 MB, read once, warm). Each query is translated and
- *  matched by both with scanText on each whole file (counts, as grep's count mode; the server also cuts files over 256 KiB into chunks there), one after the other in each round, so that the
- * machine's load hits both alike; the median of 7 rounds (3 for a query over a second) is reported with the ratio new/old and
- * both counts (which must be equal). Which runs first alternates by round. File reading and the protocol are the same code in both, so
- * this isolates the regex translation and the scan strategy.
+ * kernel's drivers/ *.c and *.h files (first 150 MB, read once, warm). Each query is translated
+ * and matched by both with scanText on each whole file (counts, as in grep's count mode; the
+ * server also cuts files over 256 KiB into chunks there), one after the other in each round
+ * (which goes first alternates), so that the machine's load hits both alike. The median of 7
+ * rounds (3 for a query over a second) is reported with the ratio new/old and both counts, which
+ * must be equal. File reading and the protocol are the same code in both, so this isolates the
+ * regex translation and the scan strategy.
  *
  *   git -C . archive <old-commit> lib | tar -x -C /tmp/old
  *   deno run --allow-read --allow-env bench/regex_ab.ts /tmp/old
