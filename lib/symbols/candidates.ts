@@ -35,7 +35,11 @@ const ASCII_WORD = /^[A-Za-z0-9_]$/;
 export function candidatePattern(name: string, match: NameMatch, ignoreCase: boolean): PatternSpec {
   const lead = match !== "substring" && ASCII_WORD.test(name[0] ?? "") ? "\\b" : "";
   const tail = match === "exact" && ASCII_WORD.test(name[name.length - 1] ?? "") ? "\\b" : "";
-  const literal = name.replace(/[^\p{L}\p{N}_]/gu, (ch) => ch.charCodeAt(0) < 128 ? `\\${ch}` : ch);
+  // ASCII punctuation as \xHH: in ripgrep's syntax \< and \> are word-boundary assertions.
+  const literal = name.replace(
+    /[^\p{L}\p{N}_]/gu,
+    (ch) => ch.charCodeAt(0) < 128 ? `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}` : ch,
+  );
   const compiled = translatePattern(`${lead}${literal}${tail}`, {
     ignoreCase,
     fixedStrings: false,
