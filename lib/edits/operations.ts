@@ -209,8 +209,10 @@ export async function editFile(
   if (request.oldString === request.newString) {
     throw new EditRefusal("old_string and new_string are the same: there is nothing to change");
   }
-  const target = resolveForWrite(ws, request.input, "edit");
-  return await edits.locks.run(target.abs, async () => {
+  const first = resolveForWrite(ws, request.input, "edit");
+  return await edits.locks.run(first.abs, async () => {
+    // Resolved again under the lock: an edit that ran meanwhile may have created the file.
+    const target = resolveForWrite(ws, request.input, "edit");
     if (target.info === null) {
       if (request.oldString !== "") {
         throw new EditRefusal(
@@ -302,8 +304,10 @@ export async function writeFile(
   request: { input: string; content: string },
   limits: EditLimits,
 ): Promise<WriteOutcome> {
-  const target = resolveForWrite(ws, request.input, "write");
-  return await edits.locks.run(target.abs, async () => {
+  const first = resolveForWrite(ws, request.input, "write");
+  return await edits.locks.run(first.abs, async () => {
+    // Resolved again under the lock: an edit that ran meanwhile may have created the file.
+    const target = resolveForWrite(ws, request.input, "write");
     if (target.info === null) {
       const bytes = encodeText(request.content);
       if (bytes.length > limits.maxBytes) {

@@ -321,3 +321,16 @@ editTest("write: rewriting a large file whole gives one bounded hunk, not a cras
   assert.match(r.diff!, /^--- a\/big\.txt\n\+\+\+ b\/big\.txt\n@@ -1,200000 \+1,200000 @@\n-a\n/);
   assert.equal(f.text("big.txt"), "b\n".repeat(200_000));
 });
+
+editTest(
+  "write: two concurrent creates of one new file: one creates, the other replaces it",
+  {},
+  async (f) => {
+    const [a, b] = await Promise.all([
+      writeFile(f.ws, f.edits, { input: "n.txt", content: "first\n" }, LIMITS),
+      writeFile(f.ws, f.edits, { input: "n.txt", content: "second\n" }, LIMITS),
+    ]);
+    assert.deepEqual([a.created, b.created], [true, false]);
+    assert.equal(f.text("n.txt"), "second\n");
+  },
+);
