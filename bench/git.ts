@@ -226,7 +226,9 @@ async function measure(root: string, list: Case[]): Promise<void> {
 }
 
 console.log(
-  `# git tools bench: server ${serverLabel()}; ${ROUNDS} rounds per case; ` +
+  `# git tools bench ${
+    new Date().toISOString()
+  }: server ${serverLabel()}; ${ROUNDS} rounds per case; ` +
     `load average at start ${loadAverage()}; ${gitOut(REPO, "--version")}`,
 );
 await measure(REPO, cases(REPO));

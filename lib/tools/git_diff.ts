@@ -1,7 +1,7 @@
 /** git_diff: unified diff or per-file line counts (docs/tools.md "git_diff"). */
 import type { Tool, ToolContext, ToolResult } from "./tool.ts";
 import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
-import { CAPPED_LINE, linesPage, optionalGitPath, withGit } from "./git_support.ts";
+import { CAPPED_LINE, linesPage, optionalGitPath, wholeFields, withGit } from "./git_support.ts";
 import { outputLines, withholdSecrets } from "../git/diff_text.ts";
 import { type NumstatEntry, numstatLine, parseNumstat } from "../git/numstat.ts";
 import { pathArgs } from "../git/pathspec.ts";
@@ -71,6 +71,7 @@ const outputSchema = {
     offset: { type: "integer", description: "First line (or file) shown" },
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
     truncated: { type: "boolean", description: "More follows" },
+    capped: { type: "boolean", description: "git's output passed 8 MiB: files are missing" },
   },
   required: ["total", "offset", "truncated"],
   additionalProperties: false,
@@ -156,7 +157,14 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       [verb, ...DIFF_OPTIONS, ...format, ...revs, ...pathArgs(rel)],
       { signal: ctx.signal },
     );
-    if (statOnly) return statPage(parseNumstat(out.stdout).entries, args, ctx);
+    if (statOnly) {
+      const page = statPage(parseNumstat(wholeFields(out.stdout, out.capped)).entries, args, ctx);
+      if (out.capped && page.content[0].type === "text") {
+        page.content[0].text += `\n${CAPPED_LINE}`;
+        page.structuredContent!.capped = true;
+      }
+      return page;
+    }
     const lines = diffOutputLines(out.stdout, out.capped, ctx);
     return linesPage(lines, args, ctx, { empty: "No changes" });
   });

@@ -1,7 +1,7 @@
 /** git_status: branch, upstream, ahead/behind and changed files (docs/tools.md "git_status"). */
 import type { Tool, ToolContext, ToolResult } from "./tool.ts";
 import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
-import { optionalGitPath, withGit } from "./git_support.ts";
+import { CAPPED_LINE, optionalGitPath, wholeFields, withGit } from "./git_support.ts";
 import { pathArgs } from "../git/pathspec.ts";
 import { parseStatus, type StatusEntry, statusHeader, statusLine } from "../git/status.ts";
 import { capNote, takePage } from "../search/paging.ts";
@@ -49,6 +49,7 @@ const outputSchema = {
     offset: { type: "integer", description: "First entry shown" },
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
     truncated: { type: "boolean", description: "More entries remain" },
+    capped: { type: "boolean", description: "git's output passed 8 MiB: entries are missing" },
   },
   required: ["branch", "entries", "total", "offset", "truncated"],
   additionalProperties: false,
@@ -65,7 +66,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       ["status", "--porcelain=v2", "-z", "--branch", "--ignore-submodules=all", ...pathArgs(rel)],
       { signal: ctx.signal },
     );
-    return parseStatus(out.stdout);
+    return { ...parseStatus(wholeFields(out.stdout, out.capped)), capped: out.capped };
   });
   const offset = typeof args.offset === "number" ? args.offset : 0;
   const page = takePage(info.entries, {
@@ -79,6 +80,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     const remaining = `${info.entries.length - page.nextOffset} more entries`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
   }
+  if (info.capped) lines.push(CAPPED_LINE);
   if (info.entries.length === 0) lines.push("nothing to commit, working tree clean");
   else if (page.items.length === 0) lines.push("No more entries");
   const structured: Record<string, unknown> = { branch: info.branch ?? "HEAD" };
@@ -91,6 +93,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   structured.offset = offset;
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
   structured.truncated = page.nextOffset !== undefined;
+  if (info.capped) structured.capped = true;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 

@@ -38,6 +38,11 @@ export function optionalGitPath(ctx: ToolContext, input: unknown): string | null
   return rel === "" ? null : rel;
 }
 
+/** NUL-separated output up to its last whole field (a capped output ends mid-field). */
+export function wholeFields(bytes: Uint8Array, capped: boolean): Uint8Array {
+  return capped ? bytes.subarray(0, bytes.lastIndexOf(0) + 1) : bytes;
+}
+
 /** The line shown when git's output reached the 8 MiB cap. */
 export const CAPPED_LINE =
   "[... git output stopped at the 8 MiB cap; narrow the request with path]";

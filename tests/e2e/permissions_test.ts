@@ -9,9 +9,16 @@ import { MAIN, serverFlags } from "./harness.ts";
 
 const PROBE = new URL("./permission_probe.ts", import.meta.url).pathname;
 
-async function probe(flags: string[]): Promise<{ write: string; run: string; wrote: boolean }> {
+async function probe(
+  flags: string[],
+  options: { gitRepo?: boolean } = {},
+): Promise<{ write: string; run: string; wrote: boolean }> {
   const root = await Deno.makeTempDir({ prefix: "shipcode-perm-" });
   try {
+    if (options.gitRepo) {
+      const init = new Deno.Command("git", { args: ["init", "-q"], cwd: root }).outputSync();
+      assert.ok(init.success);
+    }
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", ...(await serverFlags()), "--preload", PROBE, MAIN, "--root", root, ...flags],
       stdin: "piped",
@@ -48,4 +55,16 @@ Deno.test("permissions: with --write the process keeps its write permission", as
   const report = await probe(["--write"]);
   assert.equal(report.write, "done");
   assert.equal(report.wrote, true);
+});
+
+Deno.test("permissions: a root that is no git work tree cannot spawn a program either", async () => {
+  const report = await probe([]);
+  assert.equal(report.run, "NotCapable");
+});
+
+Deno.test("permissions: a git work tree keeps the permission to run git", async () => {
+  const report = await probe([], { gitRepo: true });
+  assert.equal(report.run, "done");
+  const refused = await probe(["--no-git"], { gitRepo: true });
+  assert.equal(refused.run, "NotCapable");
 });
