@@ -110,7 +110,10 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       "--",
       rel,
     ], { signal: ctx.signal });
-    return parseBlame(out.stdout);
+    const parsed = parseBlame(out.stdout);
+    // Past the 8 MiB cap the last line may be cut: drop it; the page then ends before it.
+    if (out.capped) parsed.lines.pop();
+    return { ...parsed, capped: out.capped };
   });
   const byLine = new Map<number, BlameGroup>();
   for (const group of blamed.groups) {
@@ -126,7 +129,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     return { text: text.length + 1, json: JSON.stringify(line.text).length + 60 };
   });
   const shown = page.items;
-  const more = page.nextOffset !== undefined;
+  const more = page.nextOffset !== undefined || (blamed.capped && shown.length > 0);
   const end = shown.length > 0 ? shown[shown.length - 1].line : offset - 1;
   const groups = blamed.groups
     .filter((g) => g.end_line >= offset && g.start_line <= end)
@@ -140,7 +143,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       SECRET_WITHHELD,
     ]
     : shown.map((line) => blameLine(line, byLine.get(line.line)!));
-  if (more) text.push(hintLine("more lines", end + 1, capNote(page.cutBy)));
+  if (more) text.push(hintLine("more lines", end + 1, capNote(blamed.capped ? "cap" : page.cutBy)));
   if (shown.length === 0) text.push("(empty file)");
   const structured: Record<string, unknown> = {
     path: rel,
