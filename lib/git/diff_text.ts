@@ -104,7 +104,10 @@ export function withholdSecrets(lines: readonly string[]): string[] {
     while (next < lines.length && !isSectionStart(lines[next])) next++;
     if (secret) {
       if (next > end) out.push(SECRET_WITHHELD);
-    } else out.push(...lines.slice(end, next));
+    } else {
+      // One push per line: spreading a section of 100k+ lines would overflow the call stack.
+      for (let k = end; k < next; k++) out.push(lines[k]);
+    }
     i = next;
   }
   return out;

@@ -105,6 +105,16 @@ gitTest("git_diff: pages of whole lines concatenate to the full diff", {
   assert.deepEqual(sc(exact).lines, full.split("\n").slice(2, 7));
 });
 
+gitTest("git_diff: a 300,000-line diff of one file pages like any other", {
+  "huge.txt": "a\n".repeat(300_000),
+}, async (h, repo) => {
+  repo.write("huge.txt", "b\n".repeat(300_000));
+  const r = await call(gitDiffTool, { offset: 599_990, head_limit: 100 }, h);
+  assert.equal(sc(r).total, 600_005);
+  assert.deepEqual(sc(r).lines, Array.from({ length: 15 }, () => "+b"));
+  assert.equal(sc(r).truncated, false);
+});
+
 gitTest(
   "git tools: a revision that looks like an option is refused",
   { "a.txt": "x\n" },
