@@ -20,7 +20,7 @@ Deno.test("lineId: is null for a notification", () => {
   assertEquals(lineId(enc.encode('{"jsonrpc":"2.0","method":"notifications/progress"}')), null);
 });
 
-Deno.test("isSecretName: follows WORKSPACE.md's list", () => {
+Deno.test("isSecretName: follows docs/workspace.md's list", () => {
   assertEquals(
     [".env", ".env.local", ".env.example", "sign_key.pem", "ID_RSA.pub", "main.c", "Kconfig"]
       .map(isSecretName),

@@ -1,5 +1,5 @@
 /**
- * The default secret-file list of WORKSPACE.md, for the benchmarks' CHECKs: our listings must equal
+ * The default secret-file list of docs/workspace.md, for the benchmarks' CHECKs: our listings must equal
  * ripgrep's minus these (matched per path segment, ASCII case-insensitively, on the path as named
  * and on the real path of its target).
  */

@@ -98,3 +98,38 @@ Deno.test("architecture: the cycle finder sees a cycle (so a pass means none)", 
   const graph = new Map([["a", new Set(["b"])], ["b", new Set(["c"])], ["c", new Set(["a"])]]);
   assert.deepEqual(findCycle(graph), ["a", "b", "c", "a"]);
 });
+
+/** The repository stands on its own: nothing may cite a document that is not in it. */
+Deno.test("architecture: no comment, test, doc or script cites a file outside the repository", () => {
+  const outside = new RegExp(
+    String.raw`\b(?:WIRE|WORKSPACE|TOOLS|GIT|EDITS|SYMBOLS|DECISIONS|STYLE)\.md\b|\.\.` +
+      String.raw`/shared\b`,
+  );
+  const files = [
+    ...["lib", "tests", "bench", "docs", ".ci", ".github"].flatMap((dir) => everyFile(dir)),
+    "main.ts",
+    "README.md",
+    "deno.json",
+  ];
+  const hits: string[] = [];
+  for (const file of files) {
+    const text = Deno.readTextFileSync(`${ROOT}${file}`);
+    text.split("\n").forEach((line, i) => {
+      if (outside.test(line)) hits.push(`${file}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(hits, []);
+});
+
+/** Text files below `dir` (skipping binary test data such as the grammars). */
+function everyFile(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of Deno.readDirSync(`${ROOT}${dir}`)) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory) out.push(...everyFile(rel));
+    else if (/\.(ts|md|txt|json|yml|sh)$/.test(entry.name) || !entry.name.includes(".")) {
+      out.push(rel);
+    }
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 /**
- * Decodes one line into a JSON-RPC message, following WIRE.md's order of checks (steps 1-5).
+ * Decodes one line into a JSON-RPC message, following docs/protocol.md's order of checks (steps 1-5).
  * Never throws: every line becomes exactly one Incoming value.
  */
 

@@ -1,4 +1,4 @@
-/** MCP resources over the workspace: every served file is a resource (WORKSPACE.md, WIRE.md). */
+/** MCP resources over the workspace: every served file is a resource (docs/workspace.md, docs/protocol.md). */
 import type { Config } from "../config.ts";
 import { MIB } from "../config.ts";
 import type { Resource, ResourceContents, ResourceProvider, ResourceTemplate } from "./resource.ts";

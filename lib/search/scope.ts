@@ -1,4 +1,4 @@
-/** Which walked files a grep or glob covers: its ripgrep -g globs and file types (TOOLS.md). */
+/** Which walked files a grep or glob covers: its ripgrep -g globs and file types (docs/tools.md). */
 import { globFilter } from "./glob_match.ts";
 
 /**

@@ -1,4 +1,4 @@
-/** glob: files by ripgrep -g pattern, most recently modified first (TOOLS.md "glob"). */
+/** glob: files by ripgrep -g pattern, most recently modified first (docs/tools.md "glob"). */
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { listPage, readOnlyAnnotations, resolvePath, searchFailure } from "./tool_support.ts";
 import { compileGlob } from "../search/glob_match.ts";

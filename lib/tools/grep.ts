@@ -1,4 +1,4 @@
-/** grep: ripgrep-compatible search over the workspace (TOOLS.md "grep"). */
+/** grep: ripgrep-compatible search over the workspace (docs/tools.md "grep"). */
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import {
   hintLine,

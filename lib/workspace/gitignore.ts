@@ -1,7 +1,7 @@
 /**
  * One gitignore-format file (.gitignore, .ignore, .rgignore, .git/info/exclude) compiled to
  * linear-time automata (glob_set.ts), with ripgrep's reading of the format. Patterns and paths are compared
- * ASCII case-insensitively (WORKSPACE.md): callers pass paths through asciiLower.
+ * ASCII case-insensitively (docs/workspace.md): callers pass paths through asciiLower.
  */
 import {
   ANY,

@@ -26,7 +26,7 @@ const SECRET_EXTENSIONS = new Set(["pem", "key", "p12", "pfx", "keystore"]);
 const SECRET_PREFIXES = ["id_rsa", "id_ed25519", "id_ecdsa"];
 
 /**
- * True for a secret file name (WORKSPACE.md): `.env`, `.env.*` (but not `.env.example`,
+ * True for a secret file name (docs/workspace.md): `.env`, `.env.*` (but not `.env.example`,
  * `.env.sample`, `.env.template`), `*.pem`, `*.key`, `*.p12`, `*.pfx`, `*.keystore`, `id_rsa*`,
  * `id_ed25519*`, `id_ecdsa*`, `.npmrc`, `.pypirc`, `.netrc`, `.git-credentials`,
  * `credentials.json`; ASCII case-insensitive.
@@ -97,7 +97,7 @@ export function comparePaths(a: string, b: string): number {
 const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
 
 /**
- * True for a name that is never served (WORKSPACE.md): a control character or line separator in
+ * True for a name that is never served (docs/workspace.md): a control character or line separator in
  * it would forge output lines (`a\nREADME.md:1:...`).
  */
 export function hasControlChar(name: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * Which folder is served (WORKSPACE.md "The root"), decided at start with two system calls and no
+ * Which folder is served (docs/workspace.md "The root"), decided at start with two system calls and no
  * other module: the workspace itself is opened after the handshake.
  */
 import type { Config } from "../config.ts";

@@ -1,5 +1,5 @@
 /**
- * The workspace: the only code that decides which files the server serves (WORKSPACE.md).
+ * The workspace: the only code that decides which files the server serves (docs/workspace.md).
  * Three guards on every access: lexical (segments), real path, identity after open.
  *
  * Known limits (documented): a hard link to an outside file cannot be told from an inside one;

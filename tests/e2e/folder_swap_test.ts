@@ -2,7 +2,7 @@
  * The folder swap race (issue 8, defect 4), as a property: while another process swaps a folder
  * of the root for a symlink to an outside folder and back, as fast as it can, no answer of
  * grep, read_file or resources/read ever holds a byte of the outside files, and no listing
- * (resources/list, glob, list_dir) names an outside file (WORKSPACE.md,
+ * (resources/list, glob, list_dir) names an outside file (docs/workspace.md,
  * "Confinement" 3; lib/workspace/folder_guard.ts).
  */
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-/** The dispatcher in memory: every step of WIRE.md's order of checks and every error row, exact text. */
+/** The dispatcher in memory: every step of docs/protocol.md's order of checks and every error row, exact text. */
 
 import assert from "node:assert/strict";
 import { RpcError } from "../../lib/jsonrpc/errors.ts";

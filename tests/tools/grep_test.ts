@@ -297,7 +297,7 @@ toolTest("grep: cancellation stops a long search", SLOW, async (h) => {
 });
 
 // ---- Agreement with ripgrep -------------------------------------------------------------
-// rg runs with --crlf: our lines drop the CR before LF (TOOLS.md), which is what --crlf does.
+// rg runs with --crlf: our lines drop the CR before LF (docs/tools.md), which is what --crlf does.
 
 const AGREE: Record<string, string | Uint8Array> = {
   "src/main.c": '#include <stdio.h>\nint main(void) {\n  printf("hello");\n  return 0;\n}\n',

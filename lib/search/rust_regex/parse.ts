@@ -72,7 +72,7 @@ const POSIX = new Map<string, CharSet>([
   ["xdigit", normalize([[0x30, 0x39], [0x41, 0x46], [0x61, 0x66]])],
 ]);
 
-/** `\d \s \w`: ASCII, as `rg --no-unicode` and TOOLS.md's dialect read them. */
+/** `\d \s \w`: ASCII, as `rg --no-unicode` and docs/tools.md's dialect read them. */
 const PERL = new Map<string, CharSet>([
   ["d", POSIX.get("digit")!],
   ["s", POSIX.get("space")!],
