@@ -73,9 +73,12 @@ export async function resolveCommit(
 }
 
 /**
- * Several commits at once: one `rev-parse --end-of-options a^{commit} b^{commit}` call (one process
- * instead of one each). When that does not give one id per revision, each is resolved alone, so
- * the error names the revision at fault.
+ * Several commits at once: one `rev-parse a^{commit} b^{commit}` call (one process instead of one
+ * each). Without `--verify`, git 2.39's rev-parse does not honour `--end-of-options` (it prints it
+ * back), so none is given: no argument can be an option anyway, since each was checked not to start
+ * with `-`. When that does not give one id per revision (an unknown one, or a file named like the
+ * argument, which rev-parse prints back), each is resolved alone, so the error names the one at
+ * fault.
  */
 export async function resolveCommits(
   runner: GitRunner,
@@ -85,7 +88,7 @@ export async function resolveCommits(
   for (const { rev, what } of revs) checkRevisionText(rev, what);
   try {
     const out = await runner.run(
-      ["rev-parse", "--end-of-options", ...revs.map(({ rev }) => `${rev}^{commit}`)],
+      ["rev-parse", ...revs.map(({ rev }) => `${rev}^{commit}`)],
       { signal, capBytes: 4096 * revs.length },
     );
     const oids = new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");

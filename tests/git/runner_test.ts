@@ -1,7 +1,8 @@
 /** The git runner's own contract: git's first stderr line, the output cap, cancellation. */
 import assert from "node:assert/strict";
-import { GitError } from "../../lib/git/runner.ts";
-import { decode, makeRepo, runnerFor } from "./fixture.ts";
+import { GitError, type GitRunner, type RunOptions } from "../../lib/git/runner.ts";
+import { resolveCommits } from "../../lib/git/revision.ts";
+import { decode, git, makeRepo, runnerFor } from "./fixture.ts";
 
 Deno.test("git runner: a failure is git's first stderr line", async () => {
   const repo = makeRepo();
@@ -53,6 +54,38 @@ Deno.test("git runner: the environment is cleared and the root is the work tree"
     assert.match(ident, /^Ada <ada@example\.com> /);
   } finally {
     Deno.env.delete("GIT_AUTHOR_NAME");
+    await repo.dispose();
+  }
+});
+
+Deno.test("git revisions: base and target resolve in one git call, exactly", async () => {
+  const repo = makeRepo();
+  try {
+    repo.write("b.txt", "b\n");
+    repo.commit("second");
+    const runner = runnerFor(repo.root);
+    let calls = 0;
+    const counting = {
+      run: (args: readonly string[], options?: RunOptions) => {
+        calls++;
+        return runner.run(args, options);
+      },
+    } as unknown as GitRunner;
+    const revs = [{ rev: "HEAD~1", what: "base" }, { rev: "HEAD", what: "target" }];
+    const expected = [
+      git(repo.root, "rev-parse", "HEAD~1").trim(),
+      git(repo.root, "rev-parse", "HEAD").trim(),
+    ];
+    assert.deepEqual(await resolveCommits(counting, revs), expected);
+    assert.equal(calls, 1);
+    // A file named like an argument is printed back by rev-parse: resolved one by one instead.
+    Deno.writeTextFileSync(`${repo.root}/HEAD^{commit}`, "");
+    assert.deepEqual(await resolveCommits(counting, revs), expected);
+    await assert.rejects(
+      resolveCommits(counting, [{ rev: "HEAD", what: "base" }, { rev: "nosuch", what: "target" }]),
+      /Unknown target "nosuch"/,
+    );
+  } finally {
     await repo.dispose();
   }
 });
