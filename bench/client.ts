@@ -19,8 +19,9 @@ export interface Answer {
 
 export interface PeerOptions {
   cwd?: string;
-  /** Where the server's stderr goes (default: discarded). */
-  stderr?: "inherit" | "null";
+  /** Where the server's stderr goes (default: discarded; "piped": to `onStderrLine`). */
+  stderr?: "inherit" | "null" | "piped";
+  onStderrLine?: (line: string) => void;
 }
 
 const HEAD = encoder.encode('{"jsonrpc":"2.0","id":');
@@ -91,6 +92,18 @@ export class Peer {
       stderr: options.stderr ?? "null",
     }).spawn();
     this.pid = this.#child.pid;
+    if (options.stderr === "piped") {
+      const onLine = options.onStderrLine ?? (() => {});
+      const stderr = this.#child.stderr;
+      (async () => {
+        let partial = "";
+        for await (const chunk of stderr.pipeThrough(new TextDecoderStream())) {
+          const parts = (partial + chunk).split("\n");
+          partial = parts.pop()!;
+          for (const line of parts) onLine(line);
+        }
+      })().catch(() => {});
+    }
     this.#writer = this.#child.stdin.getWriter();
     this.ended = this.#readLoop();
   }

@@ -93,8 +93,15 @@ export class SearchIndex {
    * deferred build (large trees build after their first grep).
    */
   async candidates(query: IndexQuery): Promise<IndexAnswer> {
-    this.#last = await this.#candidates(query);
-    return this.#last;
+    const answer = await this.#candidates(query);
+    this.#last = answer;
+    const chosen = answer.candidates;
+    log.debug(
+      `grep /${query.source}/${query.flags}: ${
+        chosen === null ? `full scan (${answer.why})` : `${chosen.files.length} files from the index`
+      }`,
+    );
+    return answer;
   }
 
   /** The last answer (tests and logs: did the index choose the files, and if not why). */

@@ -153,6 +153,7 @@ async function build(): Promise<void> {
     }
   }
   const next = new TrigramIndex();
+  const started = performance.now();
   let last = performance.now();
   leftOut = 0;
   for (let i = 0; i < entries.length; i++) {
@@ -169,7 +170,12 @@ async function build(): Promise<void> {
   }
   next.ordered = next.files.length;
   index = next;
-  setPhase("ready");
+  setPhase(
+    "ready",
+    `read and indexed in ${((performance.now() - started) / 1000).toFixed(1)} s, ${
+      mib(next.textBytes)
+    } MiB of text, ${next.postings.trigrams} trigrams`,
+  );
   if (untrusted) catchUp().catch(fail);
 }
 
