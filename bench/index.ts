@@ -222,7 +222,8 @@ const rssPlain = plain.peakRssKiB() / 1024;
 await plain.close();
 
 const sortedPings = [...pings].sort((a, b) => a - b);
-const pct = (p: number) => sortedPings[Math.min(sortedPings.length - 1, Math.floor(p * sortedPings.length))];
+const pct = (p: number) =>
+  sortedPings[Math.min(sortedPings.length - 1, Math.floor(p * sortedPings.length))];
 console.log(
   `index bench on ${CORPUS}, warm cache, median of ${ROUNDS} paired rounds (rg, ours) after one ` +
     `warm-up each; deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores, load average ` +

@@ -27,6 +27,8 @@ export class SearchIndex {
   #stopped = false;
   #last: IndexAnswer | null = null;
   #timer: number | null = null;
+  #buildAsked = false;
+  #wanted = false;
 
   constructor(settings: IndexSettings) {
     this.#settings = settings;
@@ -53,6 +55,7 @@ export class SearchIndex {
       if (m.t === "state") {
         const was = this.#status.phase;
         this.#status = m.status;
+        if (m.status.phase === "waiting" && this.#wanted) this.#requestBuild();
         if (m.status.phase !== was) {
           log.debug(
             `index ${m.status.phase}: ${m.status.files} files, ${
@@ -98,7 +101,9 @@ export class SearchIndex {
     const chosen = answer.candidates;
     log.debug(
       `grep /${query.source}/${query.flags}: ${
-        chosen === null ? `full scan (${answer.why})` : `${chosen.files.length} files from the index`
+        chosen === null
+          ? `full scan (${answer.why})`
+          : `${chosen.files.length} files from the index`
       }`,
     );
     return answer;
@@ -111,7 +116,9 @@ export class SearchIndex {
 
   async #candidates(query: IndexQuery): Promise<IndexAnswer> {
     const phase = this.#status.phase;
-    if (phase === "waiting") this.#post({ t: "build" });
+    // A grep happened: a large tree's deferred build starts now (or once the worker knows).
+    this.#wanted = true;
+    if (phase === "waiting") this.#requestBuild();
     if (this.#worker === null || phase !== "ready") {
       return { candidates: null, why: `index ${phase}` };
     }
@@ -144,6 +151,12 @@ export class SearchIndex {
     this.#status = { ...OFF, note: this.#stopped ? "stopped" : "the index worker failed" };
     for (const resolve of this.#waiting.values()) resolve({ t: "status", id: 0, status: OFF });
     this.#waiting.clear();
+  }
+
+  #requestBuild(): void {
+    if (this.#buildAsked) return;
+    this.#buildAsked = true;
+    this.#post({ t: "build" });
   }
 
   #post(message: ToIndex): void {

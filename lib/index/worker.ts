@@ -50,6 +50,8 @@ const dirty = new Set<string>();
 /** The tree may have changed unseen: full scans until a stat pass catches up. */
 let untrusted = false;
 let deaf = false;
+/** A grep asked for the index (a large tree builds only then). */
+let buildWanted = false;
 let watcher: Deno.FsWatcher | null = null;
 /** Folders reached through an inside symlink: [named rel, real rel]. */
 let aliases: [string, string][] = [];
@@ -418,7 +420,7 @@ async function open(s: IndexSettings): Promise<void> {
     setPhase("building");
     const small = await walkAll(gen, s.eagerMaxFiles);
     if (gen !== generation) return;
-    if (small === null) {
+    if (small === null && !buildWanted) {
       setPhase("waiting", "large tree: the index is built after the first grep");
       return;
     }
@@ -440,6 +442,7 @@ self.onmessage = async (event: MessageEvent<ToIndex>) => {
         await open(m.settings);
         break;
       case "build":
+        buildWanted = true;
         if (phase === "waiting") await build();
         break;
       case "query":

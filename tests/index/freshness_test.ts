@@ -1,5 +1,5 @@
 /**
- * Freshness (docs/INDEX.md): a file created, appended to, renamed or deleted outside the server
+ * Freshness (docs/index.md): a file created, appended to, renamed or deleted outside the server
  * is seen by the very next grep; a burst of 300 files too; a watcher overflow falls back to full
  * scans until a stat pass has caught up.
  */

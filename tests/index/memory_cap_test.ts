@@ -57,3 +57,18 @@ Deno.test("index: a large tree builds after its first grep, not at start", async
     await cleanup(h);
   }
 });
+
+Deno.test("index: a grep before the tree is known to be large still starts the build", async () => {
+  const h = await indexHarness({ "a.c": "int early_token;\n", "b.c": "x\n", "c.c": "y\n" }, {
+    eagerMaxFiles: 2,
+  });
+  try {
+    const first = await grepIndexed(h, { pattern: "early_token" });
+    assert.equal(first.text, "a.c");
+    await waitFor(h.index, "ready");
+    const second = await grepIndexed(h, { pattern: "early_token" });
+    assert.equal(second.indexed, true, second.why);
+  } finally {
+    await cleanup(h);
+  }
+});
