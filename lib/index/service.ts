@@ -116,9 +116,6 @@ export class SearchIndex {
 
   async #candidates(query: IndexQuery): Promise<IndexAnswer> {
     const phase = this.#status.phase;
-    // A grep happened: a large tree's deferred build starts now (or once the worker knows).
-    this.#wanted = true;
-    if (phase === "waiting") this.#requestBuild();
     if (this.#worker === null || phase !== "ready") {
       return { candidates: null, why: `index ${phase}` };
     }
@@ -126,6 +123,15 @@ export class SearchIndex {
     const m = await this.#ask(id, { t: "query", id, query });
     if (m === null || m.t !== "answer") return { candidates: null, why: "index stopped" };
     return { candidates: m.candidates, why: m.why };
+  }
+
+  /**
+   * A grep has finished: a large tree's deferred build starts now (or once the worker knows the
+   * tree is large). After the grep, not during it, so the two do not add up in memory and time.
+   */
+  grepDone(): void {
+    this.#wanted = true;
+    if (this.#status.phase === "waiting") this.#requestBuild();
   }
 
   /** The server changed these files (absolute or root-relative): seen by the next query. */

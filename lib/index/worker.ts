@@ -57,7 +57,8 @@ let watcher: Deno.FsWatcher | null = null;
 let aliases: [string, string][] = [];
 /** Folder rels of the tree (a change at one re-walks its subtree). */
 let dirs = new Set<string>();
-let scratch = new Uint8Array(1024 * 1024);
+/** Files up to 4 MiB are read into this one buffer; larger ones get their own. */
+const scratch = new Uint8Array(4 * 1024 * 1024);
 
 function post(message: FromIndex): void {
   self.postMessage(message);
@@ -88,13 +89,21 @@ function realOf(rel: string, abs: string): string {
   return ws !== null && abs === joinRoot(ws.root, rel) ? "" : abs;
 }
 
-function read(abs: string): Uint8Array | null {
-  const bytes = ws!.readWalkedSync(abs, scratch);
-  if (bytes === null) return null;
-  if (bytes.buffer !== scratch.buffer && bytes.length <= 64 * 1024 * 1024) {
-    scratch = new Uint8Array(bytes.length);
+/** Reads and (re-)indexes one file; a large file's buffer is freed at once, not by the GC. */
+function indexFile(idx: TrigramIndex, e: Entry, skip = false): void {
+  const bytes = skip ? null : ws!.readWalkedSync(joinRootOr(e), scratch);
+  idx.add(e, bytes);
+  if (bytes !== null && bytes.buffer !== scratch.buffer) release(bytes);
+}
+
+function release(bytes: Uint8Array): void {
+  const buffer = bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  if (bytes.byteOffset !== 0 || buffer.byteLength !== bytes.byteLength) return;
+  try {
+    buffer.transfer?.(0);
+  } catch {
+    // not transferable: the collector frees it
   }
-  return bytes;
 }
 
 /** Walks the whole tree with sizes; yields to the event loop between slices. */
@@ -161,9 +170,8 @@ async function build(): Promise<void> {
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     const over = skip.has(e) || next.bytes > s.maxBytes;
-    const bytes = over ? null : read(joinRootOr(e));
     if (over) leftOut++;
-    next.add(e, bytes);
+    indexFile(next, e, over);
     if (performance.now() - last > SLICE_MS) {
       await tick();
       if (gen !== generation) return;
@@ -214,7 +222,7 @@ function refresh(rel: string): void {
       seen.add(e.rel);
       const entry = { rel: e.rel, real: realOf(e.rel, e.abs), size: e.size, mtimeMs: e.mtimeMs };
       // The changed file itself is always re-read: a write may keep its size and mtime (ms).
-      if (e.rel === rel) idx.add(entry, read(joinRootOr(entry)));
+      if (e.rel === rel) indexFile(idx, entry);
       else upsert(idx, entry);
     }
   } catch {
@@ -237,7 +245,7 @@ function upsert(idx: TrigramIndex, e: Entry): void {
     old !== undefined && old.state !== SCAN && old.size === e.size &&
     old.mtimeMs === e.mtimeMs && old.real === e.real
   ) return;
-  idx.add(e, read(joinRootOr(e)));
+  indexFile(idx, e);
 }
 
 /** Re-walks every dirty path (up to `max`); false when more remain. */

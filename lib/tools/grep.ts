@@ -163,6 +163,8 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     });
   } catch (error) {
     throw searchFailure(error, pattern, ctx.config.regexTimeoutMs);
+  } finally {
+    index?.grepDone();
   }
   const results = outcome.results;
   const totalFiles = results.length;
