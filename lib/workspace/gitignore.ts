@@ -52,9 +52,9 @@ export class IgnoreFile {
     const maxRules = bounds.maxRules ?? Infinity;
     const maxStates = bounds.maxStates ?? Infinity;
     let states = 0;
-    const base: Token[][] = [];
+    const base: (Token[] | string)[] = [];
     const baseIds: number[] = [];
-    const path: Token[][] = [];
+    const path: (Token[] | string)[] = [];
     const pathIds: number[] = [];
     let from = 0;
     while (from <= text.length) {
@@ -65,7 +65,7 @@ export class IgnoreFile {
       if (compiled === null) continue;
       const id = this.#rules.length;
       if (id >= maxRules) throw new RangeError(`it holds more than ${maxRules} rules`);
-      if (!compiled.tokens.every((t) => t.k === LIT)) {
+      if (typeof compiled.tokens !== "string") {
         states += compiled.tokens.length + 1;
         if (states > maxStates) {
           throw new RangeError(`its wildcard rules are longer than ${maxStates} steps in all`);
@@ -107,9 +107,11 @@ export class IgnoreFile {
   }
 }
 
+const WILD = /[*?[\\]/;
+
 function compileLine(
   raw: string,
-): { tokens: Token[]; negate: boolean; dirOnly: boolean; anchored: boolean } | null {
+): { tokens: Token[] | string; negate: boolean; dirOnly: boolean; anchored: boolean } | null {
   let line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
   if (line === "" || line.startsWith("#")) return null;
   while (line.endsWith(" ") && !line.endsWith("\\ ")) line = line.slice(0, -1);
@@ -135,7 +137,10 @@ function compileLine(
     anchored = true;
   }
   if (line === "") return null;
-  return { tokens: globTokens(asciiLower(line)), negate, dirOnly, anchored };
+  const lower = asciiLower(line);
+  // Most lines are plain names or paths: no automaton needed.
+  const tokens = WILD.test(lower) ? globTokens(lower) : lower;
+  return { tokens, negate, dirOnly, anchored };
 }
 
 /** Translates one glob (gitignore dialect, `/` separated) to automaton tokens. */

@@ -68,20 +68,27 @@ export class GlobSet {
   #cur: Int32Array;
   #next: Int32Array;
 
-  constructor(patterns: readonly (readonly Token[])[], ids: readonly number[]) {
+  /** `patterns`: token lists, or plain strings for patterns without wildcards (cheaper). */
+  constructor(patterns: readonly (readonly Token[] | string)[], ids: readonly number[]) {
     let size = 0;
     const complex: number[] = [];
     for (let p = 0; p < patterns.length; p++) {
-      const tokens = patterns[p];
-      if (tokens.every((t) => t.k === LIT)) {
-        const text = String.fromCharCode(...tokens.map((t) => (t as { c: number }).c));
-        const list = this.#exact.get(text) ?? [];
-        list.push(ids[p]);
-        list.sort((a, b) => b - a);
-        this.#exact.set(text, list);
+      const pattern = patterns[p];
+      const text = typeof pattern === "string"
+        ? pattern
+        : pattern.every((t) => t.k === LIT)
+        ? String.fromCharCode(...pattern.map((t) => (t as { c: number }).c))
+        : null;
+      if (text !== null) {
+        const list = this.#exact.get(text);
+        if (list === undefined) this.#exact.set(text, [ids[p]]);
+        else {
+          list.push(ids[p]);
+          list.sort((a, b) => b - a);
+        }
       } else {
         complex.push(p);
-        size += tokens.length + 1;
+        size += (pattern as readonly Token[]).length + 1;
       }
     }
     this.#kinds = new Uint8Array(size);
@@ -93,7 +100,7 @@ export class GlobSet {
     this.#next = new Int32Array(size);
     let s = 0;
     for (const p of complex) {
-      const tokens = patterns[p];
+      const tokens = patterns[p] as readonly Token[];
       const start = s;
       for (const t of tokens) {
         this.#kinds[s] = t.k;
