@@ -79,6 +79,20 @@ export class FolderGuard {
   }
 
   /**
+   * Records one folder whose parent is recorded, after it was read at `readAt` (Date.now()): it
+   * must be a plain folder whose mtime is older than the read by FRESH_MS, so that nothing in
+   * it changed since the read ("fresh" otherwise).
+   */
+  enterAt(dirAbs: string, readAt: number): EnterResult {
+    if (this.#seen.has(dirAbs)) return "ok";
+    const seen = seenNow(dirAbs);
+    if (seen === null) return "bad";
+    if (seen.mtimeMs > readAt - FRESH_MS) return "fresh";
+    this.#seen.set(dirAbs, seen);
+    return "ok";
+  }
+
+  /**
    * Takes lstat of the recorded folders again (of those under `only`, when given); returns the
    * ones that changed (they are forgotten, so a later `enter` records them anew).
    */

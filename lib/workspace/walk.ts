@@ -83,6 +83,8 @@ interface Frame {
   i: number;
   /** Remaining `after` segments: entries up to floor[0] were emitted before. */
   floor: string[] | null;
+  /** Date.now() right before the folder was read (its guard record must be older). */
+  readAt: number;
 }
 
 const REPLACEMENT = "\uFFFD";
@@ -201,6 +203,17 @@ export function* walkTree(
       sleepSync(FRESH_MS + 1);
     }
   };
+  /**
+   * Records a folder that was read without a record (only folders with subfolders need one, so
+   * leaves cost no lstat): its mtime must be older than its read, so the listing read then is
+   * the folder recorded now. False when it changed around its read (the walk resumes).
+   */
+  const enterParent = (f: Frame): boolean => {
+    const state = guard.enterAt(f.real, f.readAt);
+    if (state !== "ok") return false;
+    opened.push(f.real);
+    return true;
+  };
   /** True when the folders read since the last check, and those on the stack, are unchanged. */
   const unchanged = (): boolean => {
     const check = new Set(opened);
@@ -213,6 +226,7 @@ export function* walkTree(
   let warnedWeb = false;
   const startRealRel = relativeUnder(start.abs, root) ?? start.rel;
   const first = openFrame(ws, enter, guard, {
+    eager: true,
     rel: start.rel,
     real: start.abs,
     realRel: startRealRel,
@@ -306,7 +320,12 @@ export function* walkTree(
       // Emitted on an earlier page: only its contents may still follow.
       if (isDir && depth < maxDepth) {
         const rest = f.floor!.slice(1);
+        if (!enterParent(f)) {
+          yield* restart(ws, start, options, lastYielded, restarts);
+          return;
+        }
         const next = openFrame(ws, enter, guard, {
+          eager: true,
           rel,
           real: abs,
           realRel,
@@ -343,7 +362,12 @@ export function* walkTree(
     }
     if (isDir && depth < maxDepth) {
       signal?.throwIfAborted();
+      if (!enterParent(f)) {
+        yield* restart(ws, start, options, lastYielded, restarts);
+        return;
+      }
       const next = openFrame(ws, enter, guard, {
+        eager: false,
         rel,
         real: abs,
         realRel,
@@ -365,7 +389,7 @@ export function* walkTree(
 }
 
 /** Entries a walk holds before it checks the folders they came through and lets them go. */
-const FLUSH_ENTRIES = 256;
+const FLUSH_ENTRIES = 1024;
 /** Waits per walk for folders changed within FRESH_MS; after that such folders are skipped. */
 const MAX_FRESH_WAITS = 4;
 /** A walk whose folders changed under it resumes after its last checked entry this often. */
@@ -391,6 +415,7 @@ function* restart(
     noteChanging(start.abs);
     return;
   }
+  sleepSync(FRESH_MS + 1); // what changed settles for a clock tick before it is read again
   yield* walkTree(
     ws,
     start,
@@ -444,10 +469,10 @@ function forget(real: string): void {
 function readSorted(
   real: string,
   reuse: boolean,
-  seen: { ino: number | null; mtimeMs: number },
+  seen: { ino: number | null; mtimeMs: number } | undefined,
 ): Deno.DirEntry[] | null {
   const now = performance.now();
-  if (reuse) {
+  if (reuse && seen !== undefined) {
     const hit = listings.get(real);
     if (hit !== undefined) {
       // The same folder (inode), unchanged (mtime) since it was listed: the walk's guard recorded
@@ -466,7 +491,10 @@ function readSorted(
   }
   entries.sort(byName);
   entries = dropDuplicateNames(entries);
-  if (reuse && entries.length >= CACHED_FOLDER_MIN && entries.length <= CACHE_MAX_ENTRIES / 2) {
+  if (
+    reuse && seen !== undefined && entries.length >= CACHED_FOLDER_MIN &&
+    entries.length <= CACHE_MAX_ENTRIES / 2
+  ) {
     forget(real);
     while (cachedEntries + entries.length > CACHE_MAX_ENTRIES && listings.size > 0) {
       forget(listings.keys().next().value!);
@@ -491,6 +519,8 @@ function openFrame(
   enter: (real: string) => boolean,
   guard: FolderGuard,
   at: {
+    /** Record the folder before reading it (the start, resumed folders); else its parent is. */
+    eager: boolean;
     rel: string;
     real: string;
     realRel: string;
@@ -502,8 +532,9 @@ function openFrame(
     floor: string[] | null;
   },
 ): Frame | null {
-  if (!enter(at.real)) return null;
-  let entries = readSorted(at.real, at.floor !== null, guard.seen(at.real)!);
+  if (at.eager && !enter(at.real)) return null;
+  const readAt = Date.now();
+  let entries = readSorted(at.real, at.floor !== null, guard.seen(at.real));
   if (entries === null) return null;
   const index = ws.ignoreIndex;
   const presence = index !== null && at.viaLink !== undefined ? findPresence(entries) : null;
@@ -551,6 +582,7 @@ function openFrame(
     entries,
     i: 0,
     floor: at.floor,
+    readAt,
   };
 }
 
