@@ -20,8 +20,9 @@ export interface Def {
   /** The node holding the name (its text is the name unless `name` is given). */
   nameNode: Node;
   name?: string;
-  /** The node whose lines the symbol spans. */
+  /** The node whose lines the symbol spans (to the end of `end` when given). */
   node: Node;
+  end?: Node;
   /** Nodes whose named children hold the symbol's children, walked in `scope`. */
   bodies?: Array<Node | null>;
   scope?: Scope;
@@ -74,7 +75,7 @@ function walk(container: Node, at: At, rules: Rules, out: CodeSymbol[], depth: n
         kind: step.kind,
         name,
         start_line: step.node.startPosition.row + 1,
-        end_line: endLine(step.node),
+        end_line: endLine(step.end ?? step.node),
         line: step.nameNode.startPosition.row + 1,
         column: step.nameNode.startPosition.column + 1,
       };

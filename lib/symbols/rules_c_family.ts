@@ -23,27 +23,41 @@ const NAMES = new Set([
   "template_function",
 ]);
 
+/** The next declarator inward (a parenthesized one has its inner declarator unlabelled). */
+function inner(n: Node): Node | null {
+  if (n.type === "parenthesized_declarator" || n.type === "reference_declarator") {
+    return n.namedChildren.find((c) =>
+      c !== null && c.type !== "type_qualifier" && c.type !== "attribute_specifier" &&
+      c.type !== "ms_call_modifier"
+    ) ?? null;
+  }
+  return field(n, "declarator");
+}
+
 /** The name node at the bottom of a declarator chain (`*foo[3]` -> foo), or null. */
 function declaratorName(node: Node | null): Node | null {
   for (let n = node, i = 0; n !== null && i < 32; i++) {
     if (NAMES.has(n.type)) return n;
-    if (n.type === "reference_declarator") {
-      n = n.namedChildren.find((c) => c !== null && c.type !== "type_qualifier") ?? null;
-      continue;
-    }
     if (!DECLARATOR_WRAPPERS.has(n.type)) return null;
-    n = field(n, "declarator");
+    n = inner(n);
   }
   return null;
 }
 
-/** True when the declarator chain declares a function (a prototype, not a variable). */
+/**
+ * True when the declarator declares a function (a prototype): the declarator nearest the name is
+ * a function declarator. `void (*cb)(int)` is a pointer (nearest: `*`), `int (*f(void))(int)` a
+ * function returning a function pointer.
+ */
 function declaresFunction(node: Node | null): boolean {
+  let nearest = "";
   for (let n = node, i = 0; n !== null && i < 32; i++) {
-    if (n.type === "function_declarator") return true;
-    if (n.type === "init_declarator") return false;
+    if (NAMES.has(n.type)) return nearest === "function_declarator";
     if (!DECLARATOR_WRAPPERS.has(n.type)) return false;
-    n = field(n, "declarator");
+    if (n.type !== "parenthesized_declarator" && n.type !== "attributed_declarator") {
+      nearest = n.type;
+    }
+    n = inner(n);
   }
   return false;
 }
@@ -91,7 +105,14 @@ function tagged(node: Node | null, at: At): Step[] {
 }
 
 function functionDefinition(node: Node, at: At, cpp: boolean): Step[] {
-  const name = declaratorName(field(node, "declarator"));
+  const declarator = field(node, "declarator");
+  const type = field(node, "type");
+  if (declarator?.type === "parenthesized_declarator" && type?.type === "type_identifier") {
+    // `void __init setup(void) {`: an unknown macro before the name makes tree-sitter read
+    // `setup` as the type and `(void)` as the declarator; the name is the "type".
+    return def("function", type, node);
+  }
+  const name = declaratorName(declarator);
   if (name === null) return [];
   const { nameNode, container } = splitQualified(name);
   const method = cpp && (at.scope === "type" || container !== undefined);
@@ -101,7 +122,8 @@ function functionDefinition(node: Node, at: At, cpp: boolean): Step[] {
 /** `int a = 1, *b;` at file level: variables (not prototypes, not `extern`), plus tagged types. */
 function declaration(node: Node, at: At): Step[] {
   const out = tagged(field(node, "type"), at);
-  if (at.scope !== "top" || hasStorage(node, "extern")) return out;
+  // A declaration with a missing ";" is usually `void __init` before a function: no variable.
+  if (at.scope !== "top" || hasStorage(node, "extern") || node.hasError) return out;
   for (const d of fields(node, "declarator")) {
     if (declaresFunction(d)) continue;
     const name = declaratorName(d);
@@ -157,8 +179,17 @@ function cRules(cpp: boolean): Rules {
     linkage_specification: (n) => [{ into: field(n, "body") }],
     declaration_list: into,
     expression_statement: (n, at) => {
+      if (at.scope === "function") return null;
+      const inner = n.namedChildren[0] ?? null;
+      const body = n.nextNamedSibling;
+      if (inner?.type === "call_expression" && body?.type === "compound_statement" && n.hasError) {
+        // `SYSCALL_DEFINE1(close, unsigned int, fd) { ... }`: a function defined through a
+        // macro, named after the macro (as ctags names it).
+        const name = field(inner, "function");
+        return name?.type === "identifier" ? def("function", name, n, { end: body }) : null;
+      }
       // `struct x {...};` can parse as an expression statement in C++ headers.
-      return at.scope === "function" ? null : tagged(n.namedChildren[0] ?? null, at);
+      return tagged(inner, at);
     },
   };
   if (cpp) {
