@@ -1,16 +1,19 @@
 /**
  * The parser workers on the main thread. Workers start on first use (nothing of tree-sitter loads
  * before a symbol tool is called); each batch goes to the least busy worker. A worker that has
- * parsed more than `recycleBytes` is retired: it gets no new batches and is terminated once its
- * last batch is answered, so the WebAssembly heap (which never shrinks) is given back.
+ * parsed more than `recycleBytes`, or one file of `bigFileBytes` or more (its tree grew the heap),
+ * is retired: it gets no new batches and is terminated once its last batch is answered, so the
+ * WebAssembly heap (which never shrinks) is given back.
  */
 import type { FromParser, ParsedFile, ParseRequest } from "./worker_protocol.ts";
 
 export interface ParserPoolOptions {
   /** Parallel parser workers (default 2). */
   workers?: number;
-  /** Bytes parsed by one worker before it is replaced (default 256 MiB). */
+  /** Bytes parsed by one worker before it is replaced (default 128 MiB). */
   recycleBytes?: number;
+  /** A worker that parsed a file this large is replaced after that batch (default 4 MiB). */
+  bigFileBytes?: number;
 }
 
 interface Pending {
@@ -31,6 +34,7 @@ interface Slot {
 export class ParserPool {
   readonly #size: number;
   readonly #recycleBytes: number;
+  readonly #bigFileBytes: number;
   #slots: Array<Slot | null>;
   #nextId = 1;
   #generations = 0;
@@ -38,7 +42,8 @@ export class ParserPool {
 
   constructor(options: ParserPoolOptions = {}) {
     this.#size = Math.max(1, options.workers ?? 2);
-    this.#recycleBytes = options.recycleBytes ?? 256 * 1024 * 1024;
+    this.#recycleBytes = options.recycleBytes ?? 128 * 1024 * 1024;
+    this.#bigFileBytes = options.bigFileBytes ?? 4 * 1024 * 1024;
     this.#slots = new Array(this.#size).fill(null);
   }
 
@@ -123,7 +128,9 @@ export class ParserPool {
       slot.pending.delete(message.id);
       if (message.t === "parsed") {
         slot.parsedBytes += message.bytes;
-        if (slot.parsedBytes >= this.#recycleBytes) slot.retired = true;
+        if (slot.parsedBytes >= this.#recycleBytes || message.largest >= this.#bigFileBytes) {
+          slot.retired = true;
+        }
         pending?.resolve(message.files);
       } else pending?.reject(new Error(message.message));
       this.#maybeRetire(slot);

@@ -76,12 +76,16 @@ async function handle(message: ParseRequest): Promise<void> {
   const ws = workspaceFor(message.ws);
   const files: ParsedFile[] = [];
   let bytes = 0;
+  let largest = 0;
   for (const path of message.files) {
     const result = await parseFile(ws, path, message);
-    if (result.ok) bytes += result.size;
+    if (result.ok) {
+      bytes += result.size;
+      largest = Math.max(largest, result.size);
+    }
     files.push(result);
   }
-  post({ t: "parsed", id: message.id, files, bytes });
+  post({ t: "parsed", id: message.id, files, bytes, largest });
 }
 
 async function parseFile(ws: Workspace, path: string, message: ParseRequest): Promise<ParsedFile> {

@@ -35,5 +35,6 @@ export type ParsedFile =
 
 export type FromParser =
   | { t: "ready" }
-  | { t: "parsed"; id: number; files: ParsedFile[]; bytes: number }
+  /** `bytes`: source bytes parsed; `largest`: the largest file among them. */
+  | { t: "parsed"; id: number; files: ParsedFile[]; bytes: number; largest: number }
   | { t: "failed"; id: number; message: string };

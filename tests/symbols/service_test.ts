@@ -151,3 +151,19 @@ Deno.test("symbols: the parser worker is replaced after its parsed-bytes thresho
     assert.equal(service.parsers.started, 3);
   }, { recycleBytes: 2000 });
 });
+
+Deno.test("symbols: the parser worker is replaced after one big file", async () => {
+  await withService({
+    "small.go": "package s\n\nfunc A() {}\n",
+    "big.go": `package b\n\n${"func B() {}\n".repeat(400)}`,
+  }, async (service, ws) => {
+    await service.symbols(ws, ["small.go"], { signal, maxBytes: 1e6 });
+    await service.symbols(ws, ["big.go"], { signal, maxBytes: 1e6 });
+    assert.equal(service.parsers.started, 1);
+    // The worker that parsed the big file is gone: the next parse starts a fresh one.
+    await Deno.writeTextFile(`${ws.root}/small.go`, "package s\n\nfunc C() {}\n");
+    const got = await service.symbols(ws, ["small.go"], { signal, maxBytes: 1e6 });
+    assert.ok(got.get("small.go")?.ok);
+    assert.equal(service.parsers.started, 2);
+  }, { bigFileBytes: 4000 });
+});
