@@ -4,10 +4,15 @@
  */
 import type { CodeSymbol, FileSymbols } from "./types.ts";
 
+/** Symbols of a file; `bodiesSkipped` when C/C++ function bodies were cut out of the parse. */
+export interface CachedSymbols extends FileSymbols {
+  bodiesSkipped: boolean;
+}
+
 interface Entry {
   size: number;
   mtimeMs: number;
-  value: FileSymbols;
+  value: CachedSymbols;
   bytes: number;
 }
 
@@ -24,7 +29,7 @@ export class SymbolCache {
   }
 
   /** The symbols of `key` when it was parsed at exactly this size and mtime. */
-  get(key: string, size: number, mtimeMs: number): FileSymbols | undefined {
+  get(key: string, size: number, mtimeMs: number): CachedSymbols | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
     if (entry.size !== size || entry.mtimeMs !== mtimeMs) {
@@ -37,7 +42,7 @@ export class SymbolCache {
     return entry.value;
   }
 
-  set(key: string, size: number, mtimeMs: number, value: FileSymbols): void {
+  set(key: string, size: number, mtimeMs: number, value: CachedSymbols): void {
     const old = this.#entries.get(key);
     if (old !== undefined) this.#drop(key, old);
     const bytes = estimate(value.symbols) + key.length * 2 + 64;

@@ -39,6 +39,7 @@ export class ParserPool {
   #nextId = 1;
   #generations = 0;
   #retiring = new Set<Slot>();
+  #parsedFiles = 0;
 
   constructor(options: ParserPoolOptions = {}) {
     this.#size = Math.max(1, options.workers ?? 2);
@@ -50,6 +51,11 @@ export class ParserPool {
   /** How many workers have been started in all (a recycled worker counts its replacement). */
   get started(): number {
     return this.#generations;
+  }
+
+  /** Files parsed in all (tests: tell a cache hit from a parse). */
+  get parsedFiles(): number {
+    return this.#parsedFiles;
   }
 
   /** Parses one batch of files on the least busy worker. */
@@ -128,6 +134,7 @@ export class ParserPool {
       slot.pending.delete(message.id);
       if (message.t === "parsed") {
         slot.parsedBytes += message.bytes;
+        this.#parsedFiles += message.files.length;
         if (slot.parsedBytes >= this.#recycleBytes || message.largest >= this.#bigFileBytes) {
           slot.retired = true;
         }

@@ -13,6 +13,7 @@ import { extractSymbols } from "./extract.ts";
 import { type LanguageId, languageOf } from "./languages.ts";
 import { definitionSites, findOccurrences } from "./occurrences.ts";
 import { IDENTIFIER_TYPES, OPAQUE_CODE_TYPES, RULES } from "./rules.ts";
+import { skipFunctionBodies } from "./skip_bodies.ts";
 import type {
   FromParser,
   ParsedFile,
@@ -108,14 +109,27 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
     return { path, ok: false, reason: "unreadable" };
   }
   if (bytes.indexOf(0) >= 0) return { path, ok: false, reason: "binary", size };
-  const text = utf8.decode(bytes);
+  const full = utf8.decode(bytes);
+  const cFamily = language.id === "c" || language.id === "cpp";
+  const text = message.skipBodies === true && message.references === undefined && cFamily
+    ? skipFunctionBodies(full)
+    : full;
+  const bodiesSkipped = text !== full;
   const p = await parserFor(language.id);
   const tree = p.parse(text);
   if (tree === null) return { path, ok: false, reason: "unreadable" };
   try {
     const root = tree.rootNode;
     const symbols = extractSymbols(root, RULES[language.id]);
-    const result: ParsedFile = { path, ok: true, size, mtimeMs, symbols, partial: root.hasError };
+    const result: ParsedFile = {
+      path,
+      ok: true,
+      size,
+      mtimeMs,
+      symbols,
+      partial: root.hasError,
+      bodiesSkipped,
+    };
     const wanted = message.references;
     if (wanted !== undefined) {
       const defs = definitionSites(symbols, wanted.name);

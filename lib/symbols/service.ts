@@ -28,6 +28,12 @@ export interface ParseOptions {
   maxBytes: number;
   /** Called with the number of files done so far. */
   progress?: (done: number) => void;
+  /**
+   * Definitions are all that is needed (find_symbol): C/C++ function bodies may be cut out of
+   * the parse, and such cache entries serve only such calls (an outline's `partial` must cover
+   * the whole file).
+   */
+  definitionsOnly?: boolean;
 }
 
 /** Files per parse batch, and bytes: enough to amortise a message, small enough to spread. */
@@ -83,8 +89,8 @@ export class SymbolService {
           continue;
         }
         const hit = this.cache.get(cacheKey(ws, path), info.size, info.mtimeMs);
-        if (hit !== undefined) {
-          out.set(path, { ok: true, ...hit });
+        if (hit !== undefined && (!hit.bodiesSkipped || options.definitionsOnly === true)) {
+          out.set(path, { ok: true, symbols: hit.symbols, partial: hit.partial });
           continue;
         }
       }
@@ -94,7 +100,12 @@ export class SymbolService {
     options.progress?.(done);
     await this.#parseAll(misses, async (batch) => {
       const files = await this.parsers.parse(
-        { ws: ws.options, files: batch, maxBytes: options.maxBytes },
+        {
+          ws: ws.options,
+          files: batch,
+          maxBytes: options.maxBytes,
+          skipBodies: options.definitionsOnly === true,
+        },
         options.signal,
       );
       for (const file of files) out.set(file.path, this.#absorb(ws, file));
@@ -148,9 +159,13 @@ export class SymbolService {
 
   #absorb(ws: Workspace, file: ParsedFile): FileOutcome {
     if (!file.ok) return { ok: false, reason: file.reason, size: file.size };
-    const value: FileSymbols = { symbols: file.symbols, partial: file.partial };
-    this.cache.set(cacheKey(ws, file.path), file.size, file.mtimeMs, value);
-    return { ok: true, ...value };
+    const key = cacheKey(ws, file.path);
+    this.cache.set(key, file.size, file.mtimeMs, {
+      symbols: file.symbols,
+      partial: file.partial,
+      bodiesSkipped: file.bodiesSkipped,
+    });
+    return { ok: true, symbols: file.symbols, partial: file.partial };
   }
 }
 

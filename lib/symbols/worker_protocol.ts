@@ -12,6 +12,8 @@ export interface ParseRequest {
   maxBytes: number;
   /** When set: also report where this name occurs as an identifier, with `context` lines. */
   references?: { name: string; context: number };
+  /** Definitions only: C/C++ function bodies may be cut out before parsing (skip_bodies.ts). */
+  skipBodies?: boolean;
 }
 
 export type ToParser = ParseRequest;
@@ -27,6 +29,8 @@ export type ParsedFile =
     mtimeMs: number;
     symbols: CodeSymbol[];
     partial: boolean;
+    /** Function bodies were cut out: `partial` covers only what was parsed. */
+    bodiesSkipped: boolean;
     references?: Reference[];
     /** Text of the reference lines and their context lines, by 1-based line number. */
     lines?: Record<number, string>;

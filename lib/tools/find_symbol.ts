@@ -143,6 +143,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     signal: ctx.signal,
     maxBytes,
     progress: (n) => ctx.progress(n, candidates.length, "files parsed"),
+    definitionsOnly: true,
   });
   const test = nameTest(name, match, ignoreCase);
   const keep = (s: CodeSymbol) => (kind === null || s.kind === kind) && test(s.name);

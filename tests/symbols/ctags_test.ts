@@ -1,28 +1,16 @@
 /**
  * Agreement with universal-ctags on function/struct/class definitions (same name, same line):
  * every one on the fixtures, and at least 95% on this repository's own TypeScript
- * (docs/BENCHMARKS.md "Symbols" measures the kernel).
+ * (docs/BENCHMARKS.md "Symbols" measures the kernel). Needs universal-ctags (.ci/run installs it).
  */
 import assert from "node:assert/strict";
 import { compareWithCtags } from "../../bench/symbols_ctags.ts";
 
-function hasCtags(): boolean {
-  try {
-    const out = new Deno.Command("ctags", { args: ["--version"], stdout: "piped", stderr: "null" })
-      .outputSync();
-    return out.success && new TextDecoder().decode(out.stdout).includes("Universal Ctags");
-  } catch {
-    return false;
-  }
-}
-
-const ignore = !hasCtags();
 const FIXTURES = new URL("../testdata/symbols/", import.meta.url).pathname;
 const REPO = new URL("../../", import.meta.url).pathname;
 
 Deno.test({
   name: "symbols: every ctags function/struct definition of the C fixtures, at its line",
-  ignore,
   fn: async () => {
     const got = await compareWithCtags(FIXTURES, ["sample.c", "kernel_style.c", "sample.cpp"]);
     assert.ok(got.total >= 20, `ctags found ${got.total} definitions`);
@@ -32,7 +20,6 @@ Deno.test({
 
 Deno.test({
   name: "symbols: every ctags function/class definition of the TypeScript fixtures, at its line",
-  ignore,
   fn: async () => {
     const got = await compareWithCtags(FIXTURES, ["sample.ts", "sample.tsx"]);
     assert.ok(got.total >= 2, `ctags found ${got.total} definitions`);
@@ -42,7 +29,6 @@ Deno.test({
 
 Deno.test({
   name: "symbols: at least 95% of ctags' definitions in this repository's TypeScript",
-  ignore,
   fn: async () => {
     const files: string[] = [];
     for (const dir of ["lib/symbols", "lib/tools", "lib/search", "lib/workspace"]) {

@@ -167,3 +167,41 @@ Deno.test("symbols: the parser worker is replaced after one big file", async () 
     assert.equal(service.parsers.started, 2);
   }, { bigFileBytes: 4000 });
 });
+
+Deno.test("symbols: cutting C/C++ function bodies changes no definition", async () => {
+  const fixtures = new URL("../testdata/symbols/", import.meta.url).pathname;
+  const ws = Workspace.openSync({ root: fixtures, noIgnore: true, allowSecrets: false });
+  const files = ["sample.c", "kernel_style.c", "sample.cpp"];
+  const full = new SymbolService({ workers: 1 });
+  const cut = new SymbolService({ workers: 1 });
+  try {
+    const a = await full.symbols(ws, files, { signal, maxBytes: 1e6 });
+    const b = await cut.symbols(ws, files, { signal, maxBytes: 1e6, definitionsOnly: true });
+    const shape = (o: typeof a extends Map<string, infer V> ? V : never) => {
+      assert.ok(o.ok);
+      const out: string[] = [];
+      const visit = (list: typeof o.symbols) => {
+        for (const s of list) {
+          out.push(`${s.kind} ${s.name} ${s.start_line}-${s.end_line} @${s.line}`);
+          if (s.children) visit(s.children);
+        }
+      };
+      visit(o.symbols);
+      return out;
+    };
+    for (const file of files) {
+      assert.ok(shape(a.get(file)!).length > 10, file);
+      assert.deepEqual(shape(b.get(file)!), shape(a.get(file)!), file);
+    }
+    // An entry parsed without bodies does not serve an outline: it parses the whole file.
+    const parsed = cut.parsers.parsedFiles;
+    await cut.symbols(ws, ["kernel_style.c"], { signal, maxBytes: 1e6, definitionsOnly: true });
+    assert.equal(cut.parsers.parsedFiles, parsed);
+    const again = await cut.symbols(ws, ["kernel_style.c"], { signal, maxBytes: 1e6 });
+    assert.ok(again.get("kernel_style.c")?.ok);
+    assert.equal(cut.parsers.parsedFiles, parsed + 1);
+  } finally {
+    full.stop();
+    cut.stop();
+  }
+});
