@@ -205,3 +205,21 @@ Deno.test("symbols: cutting C/C++ function bodies changes no definition", async 
     cut.stop();
   }
 });
+
+Deno.test("symbols: a cancelled parse rejects, and the next call still works", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) files[`p${i}.py`] = `def f${i}():\n    return ${i}\n`.repeat(200);
+  await withService(files, async (service, ws) => {
+    const controller = new AbortController();
+    const pending = service.symbols(ws, Object.keys(files), {
+      signal: controller.signal,
+      maxBytes: 1e6,
+    });
+    controller.abort(new Error("cancelled by the client"));
+    await assert.rejects(pending, /cancelled by the client/);
+    const got = await service.symbols(ws, ["p1.py"], { signal, maxBytes: 1e6 });
+    const outcome = got.get("p1.py");
+    assert.ok(outcome?.ok);
+    assert.equal(outcome.symbols.length, 200);
+  });
+});
