@@ -36,8 +36,8 @@ export const CORPUS = Deno.env.get("BENCH_CORPUS") ??
   `${Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench"}/linux-source-6.1`;
 
 /** The words between `deno run` and `main.ts` in tasks.start.command. */
-export function startFlags(): string[] {
-  const json = JSON.parse(Deno.readTextFileSync(`${SERVER_DIR}/deno.json`));
+export function startFlags(dir = SERVER_DIR): string[] {
+  const json = JSON.parse(Deno.readTextFileSync(`${dir}/deno.json`));
   const start = json.tasks.start;
   const command: string = typeof start === "string" ? start : start.command;
   const words = command.trim().split(/\s+/);
@@ -49,12 +49,13 @@ export function startFlags(): string[] {
   return words.slice(run + 1, main);
 }
 
-export function oursCommand(root: string, extra: string[] = []): string[] {
+/** Our server on `root`; `dir` is the checkout to run (default SERVER_DIR). */
+export function oursCommand(root: string, extra: string[] = [], dir = SERVER_DIR): string[] {
   return [
     Deno.execPath(),
     "run",
-    ...startFlags(),
-    `${SERVER_DIR}/main.ts`,
+    ...startFlags(dir),
+    `${dir}/main.ts`,
     "--root",
     root,
     ...extra,

@@ -184,8 +184,9 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     budgetChars: budget,
   }, lineSize);
   if (!outcome.complete && page.nextOffset === undefined) {
-    // The held lines end where collecting stopped (never before the page: grep_job.ts); the
+    // The held lines end where collecting stopped, never before the page (grep_job.ts); the
     // files after them have matching lines, so the output goes on from there.
+    if (entries.length <= offset) throw new RangeError("grep: the held lines end before the page");
     page.nextOffset = entries.length;
   }
   const lines = [...page.items];
