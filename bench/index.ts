@@ -12,9 +12,9 @@
  * 3. The same queries on the --no-index server (today's full scan), and peak RSS (VmHWM) of both.
  *
  *   BENCH_CORPUS=/work/corpora/linux-source-6.1 deno run --allow-read --allow-run --allow-env \
- *     bench/index.ts [--rounds 3]
+ *     bench/index.ts [--rounds 3] [--build-only]
  */
-import { loadAverage, parseLine, Peer, procStatusKiB } from "./client.ts";
+import { cpuSeconds, loadAverage, parseLine, Peer, procStatusKiB } from "./client.ts";
 import {
   CORPUS,
   median,
@@ -30,6 +30,8 @@ function numFlag(name: string, dflt: number): number {
   return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
 }
 const ROUNDS = numFlag("--rounds", 3);
+/** --build-only: measure the build (time, CPU, pings, RSS) and stop. */
+const BUILD_ONLY = Deno.args.includes("--build-only");
 
 interface Query {
   label: string;
@@ -140,14 +142,31 @@ const idlePings = pings;
 pings = [];
 const firstGrep = await call(ours, QUERIES[0]);
 const firstGrepEnd = performance.now();
+const cpuAtBuildStart = cpuSeconds(ours.pid);
 while (readyAt === 0 && performance.now() - spawnedAt < 600_000) {
   await new Promise((r) => setTimeout(r, 100));
 }
+const buildCpu = cpuSeconds(ours.pid) - cpuAtBuildStart;
 pinging = false;
 await pingLoop;
 const rssAfterBuild = ours.peakRssKiB() / 1024;
 const rssNowAfterBuild = procStatusKiB(ours.pid, "VmRSS") / 1024;
-console.error(`index bench: ready after ${((readyAt - spawnedAt) / 1000).toFixed(1)} s`);
+console.error(
+  `index bench: ready after ${((readyAt - spawnedAt) / 1000).toFixed(1)} s; ${readyNote}; ` +
+    `build ${buildCpu.toFixed(1)} s of CPU (whole process, all threads, pings included), ` +
+    `load average now ${loadAverage()}`,
+);
+if (BUILD_ONLY) {
+  const sorted = [...pings].sort((a, b) => a - b);
+  console.error(
+    `index bench: pings ${sorted.length}, median ${sorted[sorted.length >> 1]?.toFixed(1)} ms, ` +
+      `max ${sorted.at(-1)?.toFixed(1)} ms; RSS ${
+        (procStatusKiB(ours.pid, "VmRSS") / 1024).toFixed(0)
+      } MiB, peak ${(ours.peakRssKiB() / 1024).toFixed(0)} MiB`,
+  );
+  await ours.close();
+  Deno.exit(0);
+}
 
 // 2. Queries against rg.
 interface Row {
@@ -257,7 +276,9 @@ console.log(
     `at start ${LOAD}; server ${serverLabel()}\n`,
 );
 console.log(
-  `- index in use ${((readyAt - spawnedAt) / 1000).toFixed(1)} s after spawn (build started by ` +
+  `- index in use ${((readyAt - spawnedAt) / 1000).toFixed(1)} s after spawn, ${
+    buildCpu.toFixed(1)
+  } s of CPU for the build (build started by ` +
     `the first grep, which took ${(firstGrep.ms / 1000).toFixed(1)} s as a full scan and ended ` +
     `${((firstGrepEnd - spawnedAt) / 1000).toFixed(1)} s after spawn); ${readyNote}`,
 );
