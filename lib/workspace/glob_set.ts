@@ -51,6 +51,18 @@ function inClass(cls: CharClass, c: number): boolean {
   return hit !== cls.negate;
 }
 
+/** The text after a leading `*` when the rest is plain text without `/` (`*.log`), else null. */
+function starSuffix(tokens: readonly Token[]): string | null {
+  if (tokens.length < 2 || tokens[0].k !== STAR) return null;
+  let out = "";
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.k !== LIT || t.c === SLASH) return null;
+    out += String.fromCharCode(t.c);
+  }
+  return out;
+}
+
 export class GlobSet {
   readonly #kinds: Uint8Array;
   readonly #chars: Int32Array;
@@ -63,8 +75,13 @@ export class GlobSet {
   readonly #wildStarts: number[] = [];
   /** Patterns that are plain text: text -> ids, highest first. */
   readonly #exact = new Map<string, number[]>();
+  /** Patterns `*` + plain text without `/` (`*.log`): suffix -> ids, highest first. */
+  readonly #suffixes = new Map<string, number[]>();
+  readonly #suffixLengths: number[] = [];
   readonly #marks: Int32Array;
   #gen = 0;
+  /** The text being matched (for SEGS: is the position at a segment start?). */
+  #text = "";
   #cur: Int32Array;
   #next: Int32Array;
 
@@ -79,12 +96,18 @@ export class GlobSet {
         : pattern.every((t) => t.k === LIT)
         ? String.fromCharCode(...pattern.map((t) => (t as { c: number }).c))
         : null;
-      if (text !== null) {
-        const list = this.#exact.get(text);
-        if (list === undefined) this.#exact.set(text, [ids[p]]);
+      const suffix = text === null ? starSuffix(pattern as readonly Token[]) : null;
+      if (text !== null || suffix !== null) {
+        const map = text !== null ? this.#exact : this.#suffixes;
+        const key = (text ?? suffix)!;
+        const list = map.get(key);
+        if (list === undefined) map.set(key, [ids[p]]);
         else {
           list.push(ids[p]);
           list.sort((a, b) => b - a);
+        }
+        if (suffix !== null && !this.#suffixLengths.includes(suffix.length)) {
+          this.#suffixLengths.push(suffix.length);
         }
       } else {
         complex.push(p);
@@ -139,57 +162,56 @@ export class GlobSet {
         }
       }
     }
-    if (this.#kinds.length === 0) return best;
-    const kinds = this.#kinds;
-    const marks = this.#marks;
-    let cur = this.#cur;
-    let next = this.#next;
-    let gen = this.#nextGen();
-    let n = 0;
-    const add = (list: Int32Array, count: number, state: number, pos: number): number => {
-      let s = state;
-      for (;;) {
-        if (marks[s] === gen) return count;
-        marks[s] = gen;
-        list[count++] = s;
-        const k = kinds[s];
-        if (k === STAR || k === ANY) {
-          s++;
-        } else if (k === SEGS && (pos === 0 || text.charCodeAt(pos - 1) === SLASH)) {
-          s++;
-        } else {
-          return count;
+    for (const length of this.#suffixLengths) {
+      if (length > text.length) continue;
+      const tail = text.slice(text.length - length);
+      // `*` never crosses `/`: the part before the suffix must hold none.
+      if (text.lastIndexOf("/", text.length - length - 1) >= 0) continue;
+      const ids = this.#suffixes.get(tail);
+      if (ids === undefined) continue;
+      for (const id of ids) {
+        if (id <= best) break;
+        if (allowed === undefined || allowed(id)) {
+          best = id;
+          break;
         }
       }
-    };
+    }
+    if (this.#kinds.length === 0) return best;
+    const kinds = this.#kinds;
+    let cur = this.#cur;
+    let next = this.#next;
+    this.#gen = this.#nextGen();
+    this.#text = text;
+    let n = 0;
     if (text.length > 0) {
       const firsts = this.#byFirst.get(text.charCodeAt(0));
-      if (firsts !== undefined) { for (const s of firsts) n = add(cur, n, s, 0); }
+      if (firsts !== undefined) { for (const s of firsts) n = this.#add(cur, n, s, 0); }
     }
-    for (const s of this.#wildStarts) n = add(cur, n, s, 0);
+    for (const s of this.#wildStarts) n = this.#add(cur, n, s, 0);
     const chars = this.#chars;
     for (let i = 0; i < text.length && n > 0; i++) {
       const c = text.charCodeAt(i);
-      gen = this.#nextGen();
+      this.#gen = this.#nextGen();
       let m = 0;
       for (let j = 0; j < n; j++) {
         const s = cur[j];
         switch (kinds[s]) {
           case LIT:
-            if (chars[s] === c) m = add(next, m, s + 1, i + 1);
+            if (chars[s] === c) m = this.#add(next, m, s + 1, i + 1);
             break;
           case ONE:
-            if (c !== SLASH) m = add(next, m, s + 1, i + 1);
+            if (c !== SLASH) m = this.#add(next, m, s + 1, i + 1);
             break;
           case CLASS:
-            if (inClass(this.#classes[s]!, c)) m = add(next, m, s + 1, i + 1);
+            if (inClass(this.#classes[s]!, c)) m = this.#add(next, m, s + 1, i + 1);
             break;
           case STAR:
-            if (c !== SLASH) m = add(next, m, s, i + 1);
+            if (c !== SLASH) m = this.#add(next, m, s, i + 1);
             break;
           case ANY:
           case SEGS:
-            m = add(next, m, s, i + 1);
+            m = this.#add(next, m, s, i + 1);
             break;
         }
       }
@@ -205,6 +227,27 @@ export class GlobSet {
       if (id > best && (allowed === undefined || allowed(id))) best = id;
     }
     return best;
+  }
+
+  /** Adds `state` and what it reaches without input at `pos` to `list`; returns the count. */
+  #add(list: Int32Array, count: number, state: number, pos: number): number {
+    const kinds = this.#kinds;
+    const marks = this.#marks;
+    const gen = this.#gen;
+    let s = state;
+    for (;;) {
+      if (marks[s] === gen) return count;
+      marks[s] = gen;
+      list[count++] = s;
+      const k = kinds[s];
+      if (k === STAR || k === ANY) {
+        s++;
+      } else if (k === SEGS && (pos === 0 || this.#text.charCodeAt(pos - 1) === SLASH)) {
+        s++;
+      } else {
+        return count;
+      }
+    }
   }
 
   #nextGen(): number {

@@ -83,3 +83,11 @@ Deno.test("glob_match: braces expand to at most 256 patterns and globs are at mo
   assert.equal(keeps("{a,b}".repeat(8), "abababab"), true);
   assert.throws(() => compileGlob("{".repeat(5000) + "}".repeat(5000)), /longer than 4096/);
 });
+
+Deno.test("glob_match: *-suffix globs never cross / and later globs still win", () => {
+  assert.equal(keeps("*.log", "x/a.log"), true);
+  assert.equal(keeps("src/*.ts", "src/a/b.ts"), false);
+  assert.equal(keeps("a/*.ts", "a/.ts"), true);
+  assert.equal(globFilter(["*.ts", "!*.d.ts"])("x/a.d.ts"), false);
+  assert.equal(globFilter(["!*.d.ts", "*.ts"])("x/a.d.ts"), true);
+});

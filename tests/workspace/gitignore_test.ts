@@ -85,3 +85,12 @@ Deno.test("gitignore: a file over its bounds is refused with a RangeError, a clo
   assert.throws(() => new IgnoreFile("*a*\n*b*\n", { maxStates: 5 }), /longer than 5 steps/);
   assert.equal(IgnoreFile.closed().match("anything/at/all", false), 1);
 });
+
+Deno.test("gitignore: *.ext rules, their negations and folder-only rules keep the last-rule-wins order", () => {
+  const file = new IgnoreFile("*.log\n!keep.log\n*.tmp/\nbuild\n");
+  assert.equal(file.match("a/b.log", false), 1);
+  assert.equal(file.match("keep.log", false), -1);
+  assert.equal(file.match("x.tmp", false), 0);
+  assert.equal(file.match("x.tmp", true), 1);
+  assert.equal(file.match("src/build", true), 1);
+});
