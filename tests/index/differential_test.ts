@@ -127,7 +127,13 @@ function randomArgs(rand: () => number): Record<string, unknown> {
   if (rand() < 0.15) args.path = pick(rand, ["src", "src/deep", "big"]);
   if (rand() < 0.1) args.glob = pick(rand, ["*.c", "*.{h,ts}", "!*.md"]);
   if (rand() < 0.05) args.type = "c";
-  args.head_limit = 0;
+  // Paging too: a page through the index equals the same page of the full scan.
+  const paged = rand();
+  if (paged < 0.6) args.head_limit = 0;
+  else if (paged < 0.8) {
+    args.head_limit = 1 + Math.floor(rand() * 5);
+    args.offset = Math.floor(rand() * 6);
+  } // else: no head_limit, the default budget
   return args;
 }
 
@@ -170,7 +176,7 @@ async function randomEdit(rand: () => number, root: string, names: string[]): Pr
   return touched;
 }
 
-for (const seed of [1, 2, 3]) {
+for (const seed of [1, 2, 3, 4, 5]) {
   Deno.test(`index: answers equal the full scan's (random tree, patterns and edits, seed ${seed})`, async () => {
     const rand = mulberry32(seed * 7919);
     const files = randomTree(rand);
