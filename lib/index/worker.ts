@@ -213,6 +213,8 @@ function relsOf(path: string): string[] {
 function refresh(rel: string): void {
   const idx = index!;
   const seen = new Set<string>();
+  const wasFile = idx.get(rel) !== undefined;
+  let walked = false;
   try {
     for (const e of ws!.walk(rel, { stat: true, dirs: true })) {
       if (e.isDir) {
@@ -225,17 +227,22 @@ function refresh(rel: string): void {
       if (e.rel === rel) indexFile(idx, entry);
       else upsert(idx, entry);
     }
+    walked = true;
   } catch {
     // missing, refused or not servable any more: nothing below it is served
   }
-  if (!seen.has(rel) && idx.get(rel) !== undefined) idx.remove(rel);
-  if (dirs.has(rel) && !(seen.size === 1 && seen.has(rel))) {
+  const isFile = seen.has(rel);
+  if (!isFile && wasFile) idx.remove(rel);
+  // Files indexed below `rel` that the walk did not see are gone (a folder deleted, renamed away,
+  // replaced by a file, or no longer served).
+  if (dirs.has(rel) || (!walked && !wasFile)) {
     for (const r of [...idx.byRel.keys()]) {
       if (r.length > rel.length && isUnder(r, rel) && !seen.has(r)) idx.remove(r);
     }
-    if (seen.size === 0) {
-      for (const d of [...dirs]) if (isUnder(d, rel)) dirs.delete(d);
-    }
+  }
+  if (walked && !isFile) dirs.add(rel);
+  else {
+    for (const d of [...dirs]) if (isUnder(d, rel)) dirs.delete(d);
   }
 }
 

@@ -123,3 +123,22 @@ Deno.test("index: a pattern without a trigram uses the full scan", async () => {
     assert.equal(r.text, await grepScanned(h, { pattern: "\\d+|in" }));
   });
 });
+
+Deno.test("index freshness: a new folder renamed away, and a folder replaced by a file", async () => {
+  await withIndex(async (h) => {
+    await Deno.mkdir(`${h.root}/made`);
+    await Deno.writeTextFile(`${h.root}/made/x.c`, "int moved_token;\n");
+    assert.equal((await grepIndexed(h, { pattern: "moved_token" })).text, "made/x.c");
+    const away = await Deno.makeTempDir();
+    await Deno.rename(`${h.root}/made`, `${away}/made`);
+    const gone = await grepIndexed(h, { pattern: "moved_token" });
+    assert.equal(gone.text, "No matches found");
+    assert.equal(gone.indexed, true, gone.why);
+    await Deno.remove(away, { recursive: true });
+    await Deno.remove(`${h.root}/src`, { recursive: true });
+    await Deno.writeTextFile(`${h.root}/src`, "int alpha_token_file;\n");
+    const r = await grepIndexed(h, { pattern: "alpha_token" });
+    assert.equal(r.text, "src");
+    assert.equal(r.text, await grepScanned(h, { pattern: "alpha_token" }));
+  });
+});
