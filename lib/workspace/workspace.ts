@@ -8,6 +8,8 @@
  * openat/O_NOFOLLOW); ignore patterns compare ASCII case-insensitively (ripgrep: case-sensitive);
  * names holding a backslash or invalid UTF-8 are never listed (they cannot be named back).
  */
+import { type Refusal, refuse, rootError, WorkspaceError } from "./errors.ts";
+import { readFullySync } from "./read_fully.ts";
 import { FolderGuard, FRESH_MS, sleepSync } from "./folder_guard.ts";
 import { IgnoreIndex } from "./ignore_rules.ts";
 import { log } from "../log.ts";
@@ -33,58 +35,12 @@ export interface WorkspaceOptions {
   alias?: string;
 }
 
-export type Refusal =
-  | "outside"
-  | "missing"
-  | "not-a-file"
-  | "is-a-directory"
-  | "secret"
-  | "ignored"
-  | "git"
-  | "invalid-path";
-
-/** A path the workspace refuses; `message` is one sentence for the model. */
-export class WorkspaceError extends Error {
-  readonly reason: Refusal;
-  readonly input: string;
-
-  constructor(reason: Refusal, input: string, message: string) {
-    super(message);
-    this.name = "WorkspaceError";
-    this.reason = reason;
-    this.input = input;
-  }
-}
-
-export type { WalkEntry, WalkOptions };
+export type { Refusal, WalkEntry, WalkOptions };
+export { readFullySync, WorkspaceError };
 
 const MAX_INPUT_LENGTH = 8192;
 const DIR_CACHE_TTL_MS = 5000;
 const DIR_CACHE_MAX = 20_000;
-
-const REASON_TEXT: Record<Exclude<Refusal, "invalid-path">, string> = {
-  outside: "path is outside the workspace",
-  missing: "no such file or folder in the workspace",
-  "not-a-file": "not a regular file",
-  "is-a-directory": "it is a folder, not a file",
-  secret: "secret files are not served (the server's --allow-secrets flag lifts this)",
-  ignored: "path is excluded by ignore rules (the server's --no-ignore flag lifts this)",
-  git: "the .git folder is not served",
-};
-
-function quote(input: string): string {
-  return JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input);
-}
-
-function refuse(
-  reason: Refusal,
-  input: string,
-  verb: string,
-  detail?: string,
-): WorkspaceError {
-  const text = detail ?? (reason === "invalid-path" ? "invalid path" : REASON_TEXT[reason]);
-  return new WorkspaceError(reason, input, `Cannot ${verb} ${quote(input)}: ${text}`);
-}
 
 /** A resolved path with the stat of its (followed) target. */
 interface Resolved {
@@ -577,27 +533,6 @@ function changed(rel: string): WorkspaceError {
 function parentOf(abs: string): string {
   const at = abs.lastIndexOf("/");
   return at <= 0 ? "/" : abs.slice(0, at);
-}
-
-/**
- * Fills `buffer` from `file` (fewer bytes if the file ends first: it shrank meanwhile); returns
- * `buffer` itself when full, else the part that was read.
- */
-export function readFullySync(file: Deno.FsFile, buffer: Uint8Array): Uint8Array {
-  let done = 0;
-  while (done < buffer.length) {
-    const n = file.readSync(buffer.subarray(done));
-    if (n === null || n === 0) break;
-    done += n;
-  }
-  return done === buffer.length ? buffer : buffer.subarray(0, done);
-}
-
-/** Why a root cannot be served: missing, or not readable by this process. */
-function rootError(root: string, error: unknown): WorkspaceError {
-  const denied = error instanceof Deno.errors.PermissionDenied ||
-    error instanceof Deno.errors.NotCapable;
-  return refuse("missing", root, "serve", denied ? "permission denied" : "no such folder");
 }
 
 function byteLimit(size: number, maxBytes: number | undefined): number {

@@ -7,7 +7,8 @@
  */
 import { hasControlChar, isGitName, isSecretName, joinRoot, relativeUnder } from "./names.ts";
 import { isTempName } from "./temp_names.ts";
-import { type Workspace, WorkspaceError } from "./workspace.ts";
+import { WorkspaceError } from "./errors.ts";
+import type { Workspace } from "./workspace.ts";
 import { forgetListing } from "./walk.ts";
 
 export interface WriteTarget {
