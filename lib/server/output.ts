@@ -90,12 +90,15 @@ export class Output {
         this.#onClosed();
         return;
       }
+      // Written lines are released at once: under a steady stream the queue is rarely empty,
+      // and holding every answer until it is would keep hundreds of large strings alive.
+      this.#queue.fill("", this.#head, this.#head + lines);
       this.#head += lines;
       this.#pendingChars -= chars;
       if (this.#head === this.#queue.length) {
         this.#queue = [];
         this.#head = 0;
-      } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      } else if (this.#head > 256 && this.#head * 2 > this.#queue.length) {
         this.#queue = this.#queue.slice(this.#head);
         this.#head = 0;
       }

@@ -120,3 +120,51 @@ Deno.test("slow client: SIGTERM ends the process at once even while answers wait
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("steady client: 300 reads of a 1 MiB file, 4 in flight, keep memory bounded (written answers are released)", async () => {
+  const root = await Deno.makeTempDir({ prefix: "shipcode-steady-" });
+  await Deno.writeTextFile(`${root}/big.txt`, ('\tint x = "a";\n').repeat(75_000));
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...(await serverFlags()), MAIN, "--root", root],
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  try {
+    const writer = child.stdin.getWriter();
+    const encoder = new TextEncoder();
+    await writer.write(encoder.encode(INIT + "\n"));
+    const uri = new URL(`file://${root}/big.txt`).href;
+    let answered = 0;
+    const reading = (async () => {
+      let partial = "";
+      const decoder = new TextDecoder();
+      for await (const chunk of child.stdout) {
+        const parts = (partial + decoder.decode(chunk, { stream: true })).split("\n");
+        partial = parts.pop()!;
+        answered += parts.length;
+      }
+    })();
+    let peak = 0;
+    for (let id = 1; id <= 300; id++) {
+      const request = { jsonrpc: "2.0", id: 100 + id, method: "resources/read", params: { uri } };
+      await writer.write(encoder.encode(JSON.stringify(request) + "\n"));
+      while (id - (answered - 1) > 4) await new Promise((resolve) => setTimeout(resolve, 1));
+      if (id % 50 === 0) peak = Math.max(peak, await rssMib(child.pid));
+    }
+    await writer.close();
+    await reading;
+    assert.equal(answered, 301);
+    // Each answer is 1.4 MiB of JSON: holding the written ones made this 600 MiB and growing.
+    assert.ok(peak < 350, `RSS ${peak.toFixed(0)} MiB after a steady stream of large answers`);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // exited
+    }
+    await child.status;
+    await Deno.remove(root, { recursive: true });
+  }
+});
