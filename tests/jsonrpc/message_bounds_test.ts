@@ -26,3 +26,19 @@ Deno.test("decodeMessage: brackets and colons inside strings do not count", () =
   const decoded = decodeMessage(line);
   assert.equal(decoded.kind, "request");
 });
+
+Deno.test("decodeMessage: escaped quotes and backslash runs inside strings are read as JSON reads them", () => {
+  const keys = Array.from({ length: MAX_MESSAGE_KEYS + 1 }, (_, i) => `"k${i}":1`).join(",");
+  // An escaped quote does not end the string, so the keys after it stay inside: one string.
+  const inside = `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"s":"a\\"${
+    keys.replaceAll('"', '\\"')
+  }\\\\"}}`;
+  assert.equal(decodeMessage(inside).kind, "request");
+  // An even run of backslashes before a quote ends the string: the keys after it count.
+  const outside = `{"jsonrpc":"2.0","id":6,"method":"ping","params":{"s":"a\\\\\\\\",${keys}}}`;
+  assert.deepEqual(decodeMessage(outside), {
+    kind: "invalid",
+    id: 6,
+    message: "Request too large",
+  });
+});
