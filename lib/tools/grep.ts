@@ -1,15 +1,7 @@
 /** grep: ripgrep-compatible search over the workspace (docs/tools.md "grep"). */
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import {
-  hintLine,
-  isFile,
-  readOnlyAnnotations,
-  resolvePath,
-  searchFailure,
-} from "./tool_support.ts";
+import { hintLine, readOnlyAnnotations, searchFailure, searchScope } from "./tool_support.ts";
 import { translatePattern } from "../search/pattern.ts";
-import { FILE_TYPES } from "../search/file_types.ts";
-import { compileGlob } from "../search/glob_match.ts";
 import { capNote, HARD_CAP_CHARS, lineSize, takePage } from "../search/paging.ts";
 import { runGrep } from "../search/grep_job.ts";
 import { contentOutput } from "../search/content_lines.ts";
@@ -102,27 +94,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     multiline: args.multiline === true,
   });
   if ("error" in compiled) throw new ToolError(compiled.error);
-  const globs: string[] = [];
-  if (typeof args.glob === "string" && args.glob !== "") {
-    try {
-      compileGlob(args.glob);
-    } catch (error) {
-      throw new ToolError((error as Error).message);
-    }
-    globs.push(args.glob);
-  }
-  let typeGlobs: string[] = [];
-  if (typeof args.type === "string") {
-    const globsOfType = FILE_TYPES[args.type];
-    if (globsOfType === undefined || !Object.hasOwn(FILE_TYPES, args.type)) {
-      throw new ToolError(
-        `Unknown file type "${args.type}"; use one of: ${Object.keys(FILE_TYPES).join(", ")}`,
-      );
-    }
-    typeGlobs = [...globsOfType];
-  }
-  const base = resolvePath(ws, args.path);
-  const file = base === "" ? false : await isFile(ws, base);
+  const { base, single: file, globs, typeGlobs } = await searchScope(ws, args);
   const contextAround = optionalInt(args["-C"]) ?? 0;
   const content = {
     before: optionalInt(args["-B"]) ?? contextAround,

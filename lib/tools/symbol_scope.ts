@@ -1,47 +1,17 @@
 /** What the symbol tools share: the search scope from path/glob/type, and parse refusals. */
 import { ToolError } from "./tool.ts";
-import { isFile, resolvePath } from "./tool_support.ts";
-import { FILE_TYPES } from "../search/file_types.ts";
-import { compileGlob } from "../search/glob_match.ts";
+import { type SearchScope, searchScope } from "./tool_support.ts";
 import { languageNames, languageOf } from "../symbols/languages.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-
-export interface SymbolScope {
-  /** Root-relative folder to search, or the one file. */
-  base: string;
-  single: boolean;
-  globs: string[];
-  typeGlobs: string[];
-}
 
 /** The scope of path, glob and type; ToolError (or WorkspaceError) for the model to fix. */
 export async function symbolScope(
   ws: Workspace,
   args: Record<string, unknown>,
-): Promise<SymbolScope> {
-  const globs: string[] = [];
-  if (typeof args.glob === "string" && args.glob !== "") {
-    try {
-      compileGlob(args.glob);
-    } catch (error) {
-      throw new ToolError((error as Error).message);
-    }
-    globs.push(args.glob);
-  }
-  let typeGlobs: string[] = [];
-  if (typeof args.type === "string") {
-    const globsOfType = FILE_TYPES[args.type];
-    if (globsOfType === undefined || !Object.hasOwn(FILE_TYPES, args.type)) {
-      throw new ToolError(
-        `Unknown file type "${args.type}"; use one of: ${Object.keys(FILE_TYPES).join(", ")}`,
-      );
-    }
-    typeGlobs = [...globsOfType];
-  }
-  const base = resolvePath(ws, args.path);
-  const single = base === "" ? false : await isFile(ws, base);
-  if (single) supportedLanguage(base, "search");
-  return { base, single, globs, typeGlobs };
+): Promise<SearchScope> {
+  const scope = await searchScope(ws, args);
+  if (scope.single) supportedLanguage(scope.base, "search");
+  return scope;
 }
 
 /** Throws the ToolError naming the languages when `path` is not in one of them. */

@@ -3,6 +3,8 @@ import { type ToolAnnotations, type ToolContext, ToolError, type ToolResult } fr
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { JobAbortedError, ScanTimeoutError } from "../search/pool.ts";
 import { capNote, lineSize, type PageRequest, takePage } from "../search/paging.ts";
+import { FILE_TYPES } from "../search/file_types.ts";
+import { compileGlob } from "../search/glob_match.ts";
 
 export function readOnlyAnnotations(title: string): ToolAnnotations {
   return { title, readOnlyHint: true, idempotentHint: true, openWorldHint: false };
@@ -11,6 +13,47 @@ export function readOnlyAnnotations(title: string): ToolAnnotations {
 /** Root-relative path of `input` (default: the root); throws WorkspaceError when refused. */
 export function resolvePath(ws: Workspace, input: unknown): string {
   return ws.resolve(typeof input === "string" ? input : "").rel;
+}
+
+/** Where a search looks: grep's and the symbol tools' `path`, `glob` and `type`. */
+export interface SearchScope {
+  /** Root-relative folder to search, or the one file. */
+  base: string;
+  /** `base` is a file. */
+  single: boolean;
+  /** ripgrep -g globs, relative to base. */
+  globs: string[];
+  /** Basename globs of the chosen file type (any must match), or none. */
+  typeGlobs: string[];
+}
+
+/** The scope of `path`, `glob` and `type`; ToolError (or WorkspaceError) for the model to fix. */
+export async function searchScope(
+  ws: Workspace,
+  args: Record<string, unknown>,
+): Promise<SearchScope> {
+  const globs: string[] = [];
+  if (typeof args.glob === "string" && args.glob !== "") {
+    try {
+      compileGlob(args.glob);
+    } catch (error) {
+      throw new ToolError((error as Error).message);
+    }
+    globs.push(args.glob);
+  }
+  let typeGlobs: string[] = [];
+  if (typeof args.type === "string") {
+    const globsOfType = FILE_TYPES[args.type];
+    if (globsOfType === undefined || !Object.hasOwn(FILE_TYPES, args.type)) {
+      throw new ToolError(
+        `Unknown file type "${args.type}"; use one of: ${Object.keys(FILE_TYPES).join(", ")}`,
+      );
+    }
+    typeGlobs = [...globsOfType];
+  }
+  const base = resolvePath(ws, args.path);
+  const single = base === "" ? false : await isFile(ws, base);
+  return { base, single, globs, typeGlobs };
 }
 
 /** True for a file, false for a folder; throws WorkspaceError when missing or refused. */
