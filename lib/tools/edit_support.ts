@@ -1,5 +1,6 @@
 /** What the two edit tools share: their annotations, the session's edit state, the target path. */
 import { type ToolAnnotations, type ToolContext, ToolError } from "./tool.ts";
+import { fileArgument } from "./tool_support.ts";
 import type { EditSession } from "../edits/edit_session.ts";
 
 /** Edit tools change files, destructively, and twice the same call is not the same as once. */
@@ -24,16 +25,7 @@ export function editSessionOf(ctx: ToolContext): EditSession {
 
 /** The one of file_path and path that was given. */
 export function targetPath(args: Record<string, unknown>, verb: string): string {
-  const hasPath = typeof args.path === "string";
-  const hasFilePath = typeof args.file_path === "string";
-  if (hasPath === hasFilePath) {
-    throw new ToolError(
-      hasPath
-        ? "Give only one of file_path and path, not both"
-        : `Missing file: give file_path (or path) of the file to ${verb}`,
-    );
-  }
-  return (hasPath ? args.path : args.file_path) as string;
+  return fileArgument(args, verb, "file_path");
 }
 
 /**

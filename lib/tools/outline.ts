@@ -1,6 +1,6 @@
 /** outline: the symbols of one file, nested, from its syntax tree (docs/tools.md "outline"). */
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { fileArgument, hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { parseRefusal, supportedLanguage } from "./symbol_scope.ts";
 import { capNote, takePage } from "../search/paging.ts";
 import { languageOf } from "../symbols/languages.ts";
@@ -96,16 +96,7 @@ function entrySize(flat: FlatSymbol): { text: number; json: number } {
 
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const hasPath = typeof args.path === "string";
-  const hasFilePath = typeof args.file_path === "string";
-  if (hasPath === hasFilePath) {
-    throw new ToolError(
-      hasPath
-        ? "Give only one of path and file_path, not both"
-        : "Missing file: give path (or file_path) of the file to outline",
-    );
-  }
-  const input = (hasPath ? args.path : args.file_path) as string;
+  const input = fileArgument(args, "outline");
   const { rel, abs } = ws.resolve(input);
   let isDir = false;
   try {

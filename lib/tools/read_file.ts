@@ -3,7 +3,7 @@
  * The line pass is lib/read/line_scan.ts, image sniffing lib/read/image_type.ts.
  */
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { readOnlyAnnotations } from "./tool_support.ts";
+import { fileArgument, readOnlyAnnotations } from "./tool_support.ts";
 import { WorkspaceError } from "../workspace/workspace.ts";
 import { recordFileRead } from "../edits/record_read.ts";
 import { HARD_CAP_CHARS } from "../search/paging.ts";
@@ -47,16 +47,7 @@ const outputSchema = {
 
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const hasPath = typeof args.path === "string";
-  const hasFilePath = typeof args.file_path === "string";
-  if (hasPath === hasFilePath) {
-    throw new ToolError(
-      hasPath
-        ? "Give only one of path and file_path, not both"
-        : "Missing file: give path (or file_path) of the file to read",
-    );
-  }
-  const input = (hasPath ? args.path : args.file_path) as string;
+  const input = fileArgument(args, "read");
   let rel: string;
   let opened: { file: Deno.FsFile; size: number; mtimeMs: number; abs: string };
   try {

@@ -15,6 +15,28 @@ export function resolvePath(ws: Workspace, input: unknown): string {
   return ws.resolve(typeof input === "string" ? input : "").rel;
 }
 
+/**
+ * The file a tool is given: exactly one of `path` and `file_path` (Claude Code's agents send
+ * `file_path`). `first` is the name the tool documents first, for the messages.
+ */
+export function fileArgument(
+  args: Record<string, unknown>,
+  verb: string,
+  first: "path" | "file_path" = "path",
+): string {
+  const hasPath = typeof args.path === "string";
+  const hasFilePath = typeof args.file_path === "string";
+  if (hasPath === hasFilePath) {
+    const second = first === "path" ? "file_path" : "path";
+    throw new ToolError(
+      hasPath
+        ? `Give only one of ${first} and ${second}, not both`
+        : `Missing file: give ${first} (or ${second}) of the file to ${verb}`,
+    );
+  }
+  return (hasPath ? args.path : args.file_path) as string;
+}
+
 /** Where a search looks: grep's and the symbol tools' `path`, `glob` and `type`. */
 export interface SearchScope {
   /** Root-relative folder to search, or the one file. */

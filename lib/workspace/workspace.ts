@@ -423,7 +423,7 @@ export class Workspace {
    * Opens a walked file as readWalkedSync does (same checks), for streaming; the caller closes
    * the handle. The folders on its path are the caller's to guard (folder_guard.ts).
    */
-  openWalkedSync(abs: string): { file: Deno.FsFile; size: number } | null {
+  openWalkedSync(abs: string): { file: Deno.FsFile; size: number; mtimeMs: number } | null {
     const rel = relativeUnder(abs, this.root);
     if (rel === null || normalizeSegments(rel)?.join("/") !== rel) return null;
     let file: Deno.FsFile;
@@ -441,7 +441,7 @@ export class Workspace {
         file.close();
         return null;
       }
-      return { file, size: opened.size };
+      return { file, size: opened.size, mtimeMs: opened.mtime?.getTime() ?? 0 };
     } catch {
       file.close();
       return null;
@@ -458,23 +458,11 @@ export class Workspace {
     expect: { size: number; mtimeMs: number },
     ranges: readonly number[],
   ): Uint8Array[] | null {
-    const rel = relativeUnder(abs, this.root);
-    if (rel === null || normalizeSegments(rel)?.join("/") !== rel) return null;
-    let file: Deno.FsFile;
-    let checked: Deno.FileInfo;
+    const opened = this.openWalkedSync(abs);
+    if (opened === null) return null;
+    const file = opened.file;
     try {
-      checked = Deno.lstatSync(abs);
-      if (!checked.isFile) return null;
-      file = Deno.openSync(abs, { read: true });
-    } catch {
-      return null;
-    }
-    try {
-      const opened = file.statSync();
-      if (!opened.isFile || opened.dev !== checked.dev || opened.ino !== checked.ino) return null;
-      if (opened.size !== expect.size || (opened.mtime?.getTime() ?? 0) !== expect.mtimeMs) {
-        return null;
-      }
+      if (opened.size !== expect.size || opened.mtimeMs !== expect.mtimeMs) return null;
       const parts: Uint8Array[] = [];
       for (let k = 0; k + 1 < ranges.length; k += 2) {
         file.seekSync(ranges[k], Deno.SeekMode.Start);
