@@ -10,6 +10,7 @@ import { comparePaths } from "../workspace/names.ts";
 import { Postings } from "./postings.ts";
 import type { Query } from "./query.ts";
 import type { Candidates } from "../search/protocol.ts";
+import { chunkEnd } from "../search/decode.ts";
 
 /** Same size and cut rule as the full scan's chunks (lib/search/decode.ts). */
 export const PIECE_BYTES = 256 * 1024;
@@ -44,15 +45,7 @@ export function pieceEnds(bytes: Uint8Array): number[] {
   const ends: number[] = [];
   let start = 0;
   while (start < bytes.length) {
-    let end = Math.min(bytes.length, start + PIECE_BYTES);
-    if (end < bytes.length) {
-      const nl = bytes.lastIndexOf(10, end - 1);
-      if (nl >= start) end = nl + 1;
-      else {
-        const next = bytes.indexOf(10, end);
-        end = next < 0 ? bytes.length : next + 1;
-      }
-    }
+    const end = chunkEnd(bytes, start, PIECE_BYTES);
     ends.push(end);
     start = end;
   }

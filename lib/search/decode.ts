@@ -17,20 +17,25 @@ export const CHUNK_BYTES = 256 * 1024;
 const firstChunkDecoder = new TextDecoder("utf-8");
 const laterChunkDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/**
+ * Where the chunk of about `chunkBytes` starting at `start` ends: just after its last line feed
+ * (or after the first one past it, for a longer line), so no line is ever cut in two.
+ */
+export function chunkEnd(bytes: Uint8Array, start: number, chunkBytes: number): number {
+  const end = Math.min(bytes.length, start + chunkBytes);
+  if (end === bytes.length) return end;
+  const nl = bytes.lastIndexOf(10, end - 1);
+  if (nl >= start) return nl + 1;
+  const next = bytes.indexOf(10, end);
+  return next < 0 ? bytes.length : next + 1;
+}
+
 /** Matching lines of a large file scanned in chunks cut after an LF; 0 when it is binary. */
 export function countInChunks(bytes: Uint8Array, m: Matcher, chunkBytes = CHUNK_BYTES): number {
   let count = 0;
   let start = 0;
   while (start < bytes.length) {
-    let end = Math.min(bytes.length, start + chunkBytes);
-    if (end < bytes.length) {
-      const nl = bytes.lastIndexOf(10, end - 1);
-      if (nl >= start) end = nl + 1;
-      else {
-        const next = bytes.indexOf(10, end);
-        end = next < 0 ? bytes.length : next + 1;
-      }
-    }
+    const end = chunkEnd(bytes, start, chunkBytes);
     const decoder = start === 0 ? firstChunkDecoder : laterChunkDecoder;
     const text = decoder.decode(bytes.subarray(start, end));
     if (text.indexOf("\0") >= 0) return 0; // binary: skipped, like rg -c
