@@ -133,3 +133,10 @@ function everyFile(dir: string): string[] {
   }
   return out;
 }
+
+Deno.test("architecture: lib/git/runner.ts is the only code in lib/ that starts a process", () => {
+  const spawners = sourceFiles("lib").filter((file) =>
+    /\bDeno\.(?:Command|run)\b/.test(Deno.readTextFileSync(`${ROOT}${file}`))
+  );
+  assert.deepEqual(spawners, ["lib/git/runner.ts"]);
+});
