@@ -8,12 +8,12 @@
  *   deno run --allow-read --allow-write --allow-run --allow-env bench/cold_start.ts \
  *     [--spawns 15] . /tmp/old
  */
+import { numFlag } from "./flags.ts";
 import { startFlags } from "./servers.ts";
 
-const args = [...Deno.args];
-const at = args.indexOf("--spawns");
-const SPAWNS = at >= 0 ? Number(args.splice(at, 2)[1]) : 15;
-const checkouts = args.length > 0 ? args : ["."];
+const SPAWNS = numFlag("--spawns", 15);
+const named = Deno.args.filter((arg, i) => arg !== "--spawns" && Deno.args[i - 1] !== "--spawns");
+const checkouts = named.length > 0 ? named : ["."];
 const INIT =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n';
 const root = await Deno.makeTempDir({ prefix: "shipcode-cold-" });

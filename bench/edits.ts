@@ -17,11 +17,8 @@ import { loadDiffLibrary } from "../lib/edits/diff.ts";
 import { editFile } from "../lib/edits/operations.ts";
 import { recordFileRead } from "../lib/edits/record_read.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
+import { numFlag } from "./flags.ts";
 
-function numFlag(name: string, dflt: number): number {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
-}
 const ROUNDS = numFlag("--rounds", 200);
 const LIMITS = { maxBytes: 10 * 1024 * 1024 };
 

@@ -14,14 +14,11 @@
  */
 import { loadAverage, Peer, readProc } from "./client.ts";
 import { median, oursCommand, serverLabel } from "./servers.ts";
+import { flagValue, numFlag } from "./flags.ts";
 
-function flag(name: string, dflt: string | null): string | null {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Deno.args[i + 1] : dflt;
-}
-const REPO = flag("--repo", "/work/corpora/express")!;
-const STATUS_REPO = flag("--status-repo", null);
-const ROUNDS = Number(flag("--rounds", "15"));
+const REPO = flagValue("--repo") ?? "/work/corpora/express";
+const STATUS_REPO = flagValue("--status-repo") ?? null;
+const ROUNDS = numFlag("--rounds", 15);
 
 interface Case {
   label: string;

@@ -17,17 +17,11 @@ import {
   timed,
 } from "./servers.ts";
 import { refusedPaths } from "./secrets.ts";
+import { flagValue, numFlag } from "./flags.ts";
 
-function numFlag(name: string, dflt: number): number {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
-}
 const ROUNDS = numFlag("--rounds", 3);
 /** --only 0,2: run only these queries (indexes into QUERIES). */
-const ONLY = (() => {
-  const i = Deno.args.indexOf("--only");
-  return i >= 0 ? Deno.args[i + 1].split(",").map(Number) : [];
-})();
+const ONLY = flagValue("--only")?.split(",").map(Number) ?? [];
 
 interface Query {
   label: string;

@@ -20,13 +20,10 @@ import {
   serverLabel,
   timed,
 } from "./servers.ts";
+import { flagValue } from "./flags.ts";
 
-function flag(name: string): string | undefined {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Deno.args[i + 1] : undefined;
-}
-const ROUNDS = Number(flag("--rounds") ?? 3);
-const BASE = flag("--base");
+const ROUNDS = Number(flagValue("--rounds") ?? 3);
+const BASE = flagValue("--base");
 
 interface Query {
   label: string;

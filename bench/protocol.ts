@@ -18,22 +18,14 @@ import {
   sdkCommand,
   serverLabel,
 } from "./servers.ts";
+import { flagValue, numFlag } from "./flags.ts";
 
 const encoder = new TextEncoder();
-
-function numFlag(name: string, dflt: number): number {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
-}
-function strFlag(name: string): string | undefined {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Deno.args[i + 1] : undefined;
-}
 
 const ROUNDS = numFlag("--rounds", 3);
 const DURATION = numFlag("--duration", 1500);
 const COLD = numFlag("--cold", 21);
-const JSON_OUT = strFlag("--json");
+const JSON_OUT = flagValue("--json");
 const MIB = 1024 * 1024;
 
 type Name = "floor" | "ours" | "sdk";

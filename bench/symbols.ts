@@ -22,11 +22,8 @@ import {
   serverLabel,
 } from "./servers.ts";
 import { compareWithCtags } from "./symbols_ctags.ts";
+import { numFlag } from "./flags.ts";
 
-function numFlag(name: string, dflt: number): number {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
-}
 const ROUNDS = numFlag("--rounds", 3);
 const WARM = numFlag("--warm", 30);
 

@@ -18,11 +18,8 @@ import {
   timed,
 } from "./servers.ts";
 import { refusedPaths } from "./secrets.ts";
+import { numFlag } from "./flags.ts";
 
-function numFlag(name: string, dflt: number): number {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
-}
 const ROUNDS = numFlag("--rounds", 3);
 const READS = numFlag("--reads", 20);
 const MIB = 1024 * 1024;
