@@ -3,10 +3,9 @@
  * (docs/tools.md "find_references"). Name-based, not type-resolved.
  */
 import { type Tool, type ToolContext, type ToolResult } from "./tool.ts";
-import { hintLine, readOnlyAnnotations, searchFailure } from "./tool_support.ts";
-import { checkName, parseRefusal, symbolScope } from "./symbol_scope.ts";
+import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { capNote, takePage } from "../search/paging.ts";
-import { candidateFiles } from "../symbols/candidates.ts";
 
 const MAX_CONTEXT = 10;
 const DEFINITION_MARK = "  [definition]";
@@ -132,23 +131,11 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   checkName(name);
   const context = typeof args["-C"] === "number" ? args["-C"] : 0;
   const withDefinitions = args.include_definitions !== false;
-  const scope = await symbolScope(ws, args);
-  let candidates: string[];
-  try {
-    candidates = await candidateFiles(ctx.session, {
-      ws: ws.options,
-      ...scope,
-      name,
-      match: "exact",
-      ignoreCase: false,
-    }, {
-      signal: ctx.signal,
-      progress: (n) => ctx.progress(n),
-      timeoutMs: ctx.config.regexTimeoutMs,
-    });
-  } catch (error) {
-    throw searchFailure(error, name, ctx.config.regexTimeoutMs);
-  }
+  const { scope, candidates } = await symbolCandidates(ctx, args, {
+    name,
+    match: "exact",
+    ignoreCase: false,
+  });
   const maxBytes = ctx.config.maxReadBytes;
   const files = await ctx.session.symbols.references(ws, candidates, { name, context }, {
     signal: ctx.signal,

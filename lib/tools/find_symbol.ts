@@ -1,9 +1,9 @@
 /** find_symbol: where names are defined, from syntax trees (docs/tools.md "find_symbol"). */
 import { type Tool, type ToolContext, type ToolResult } from "./tool.ts";
-import { hintLine, readOnlyAnnotations, searchFailure } from "./tool_support.ts";
-import { checkName, parseRefusal, symbolScope } from "./symbol_scope.ts";
+import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { capNote, takePage } from "../search/paging.ts";
-import { candidateFiles, type NameMatch } from "../symbols/candidates.ts";
+import type { NameMatch } from "../symbols/candidates.ts";
 import { type CodeSymbol, SYMBOL_KINDS, type SymbolKind } from "../symbols/types.ts";
 
 const MATCHES: NameMatch[] = ["exact", "prefix", "substring"];
@@ -121,23 +121,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   const match = (args.match ?? "exact") as NameMatch;
   const ignoreCase = args["-i"] === true;
   const kind = typeof args.kind === "string" ? args.kind as SymbolKind : null;
-  const scope = await symbolScope(ws, args);
-  let candidates: string[];
-  try {
-    candidates = await candidateFiles(ctx.session, {
-      ws: ws.options,
-      ...scope,
-      name,
-      match,
-      ignoreCase,
-    }, {
-      signal: ctx.signal,
-      progress: (n) => ctx.progress(n),
-      timeoutMs: ctx.config.regexTimeoutMs,
-    });
-  } catch (error) {
-    throw searchFailure(error, name, ctx.config.regexTimeoutMs);
-  }
+  const { scope, candidates } = await symbolCandidates(ctx, args, { name, match, ignoreCase });
   const maxBytes = ctx.config.maxReadBytes;
   const outcomes = await ctx.session.symbols.symbols(ws, candidates, {
     signal: ctx.signal,

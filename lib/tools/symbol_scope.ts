@@ -1,17 +1,35 @@
-/** What the symbol tools share: the search scope from path/glob/type, and parse refusals. */
-import { ToolError } from "./tool.ts";
-import { type SearchScope, searchScope } from "./tool_support.ts";
+/** What the symbol tools share: the candidate files of a scope, name checks, parse refusals. */
+import { type ToolContext, ToolError } from "./tool.ts";
+import { searchFailure, type SearchScope, searchScope } from "./tool_support.ts";
+import { candidateFiles, type NameMatch } from "../symbols/candidates.ts";
 import { languageNames, languageOf } from "../symbols/languages.ts";
-import type { Workspace } from "../workspace/workspace.ts";
 
-/** The scope of path, glob and type; ToolError (or WorkspaceError) for the model to fix. */
-export async function symbolScope(
-  ws: Workspace,
+/**
+ * The scope of path, glob and type, and the files in it that mention `name` as a whole word (one
+ * scan on the search pool, or the trigram index when it is ready). ToolError (or WorkspaceError)
+ * for the model to fix.
+ */
+export async function symbolCandidates(
+  ctx: ToolContext,
   args: Record<string, unknown>,
-): Promise<SearchScope> {
-  const scope = await searchScope(ws, args);
+  query: { name: string; match: NameMatch; ignoreCase: boolean },
+): Promise<{ scope: SearchScope; candidates: string[] }> {
+  const scope = await searchScope(ctx.workspace, args);
   if (scope.single) supportedLanguage(scope.base, "search");
-  return scope;
+  try {
+    const candidates = await candidateFiles(ctx.session, {
+      ws: ctx.workspace.options,
+      ...scope,
+      ...query,
+    }, {
+      signal: ctx.signal,
+      progress: (n) => ctx.progress(n),
+      timeoutMs: ctx.config.regexTimeoutMs,
+    });
+    return { scope, candidates };
+  } catch (error) {
+    throw searchFailure(error, query.name, ctx.config.regexTimeoutMs);
+  }
 }
 
 /** Throws the ToolError naming the languages when `path` is not in one of them. */
