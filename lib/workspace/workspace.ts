@@ -3,10 +3,10 @@
  * Three guards on every access: lexical (segments), real path, identity after open.
  *
  * Known limits (documented): a hard link to an outside file cannot be told from an inside one;
- * a folder on the path swapped for a symlink between the real-path check and the open is caught
- * by the identity check only when the swap happens after the check's stat (Deno has no
- * openat/O_NOFOLLOW); ignore patterns compare ASCII case-insensitively (ripgrep: case-sensitive);
- * names holding a backslash or invalid UTF-8 are never listed (they cannot be named back).
+ * a folder on the path swapped for a symlink is caught by the folder guard (folder_guard.ts),
+ * which trusts folder mtimes (Deno has no openat/O_NOFOLLOW); ignore patterns compare ASCII
+ * case-insensitively (ripgrep: case-sensitive); names holding a backslash, a control character or
+ * invalid UTF-8 are never listed (they cannot be named back faithfully).
  */
 import { type Refusal, refuse, rootError, WorkspaceError } from "./errors.ts";
 import { readFullySync } from "./read_fully.ts";
