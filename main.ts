@@ -6,6 +6,8 @@
 import denoJson from "./deno.json" with { type: "json" };
 import { parseArgs, usage } from "./lib/cli/args.ts";
 import { revokeUnused } from "./lib/cli/permissions.ts";
+import { chooseCacheDir } from "./lib/index/cache_dir.ts";
+import { type CacheWriterHandle, startCacheWriter } from "./lib/index/cache_owner.ts";
 import { detectGit } from "./lib/git/availability.ts";
 import { catalogMethods } from "./lib/features/catalog.ts";
 import type { LoadedFeatures } from "./lib/features/load.ts";
@@ -68,13 +70,22 @@ async function main(): Promise<number> {
     git: git.ok,
     gitTarget: git.ok ? git.target : null,
   };
+  // The index cache: its folder is made and its writer (the only code that may write in a
+  // read-only session, and only there) started while the launch permissions still hold.
+  const cacheChoice = chooseCacheDir(config, choice.root);
+  let cache: CacheWriterHandle | null = null;
+  if (cacheChoice.dir !== null) {
+    const started = startCacheWriter(cacheChoice.dir);
+    if (typeof started === "string") log.warn(started);
+    else cache = started;
+  } else if (cacheChoice.note !== "") log.warn(cacheChoice.note);
   revokeUnused({ write: available.write, run: available.git });
 
   // The features (tools, resources, their libraries) load after the initialize answer is out.
   let features: Promise<LoadedFeatures> | undefined;
   const load = () =>
     features ??= (import(FEATURES) as Promise<typeof import("./lib/features/load.ts")>).then(
-      (module) => module.loadFeatures(choice.root, config, available),
+      (module) => module.loadFeatures(choice.root, config, available, cache),
     );
   const server = new Server(coreMethods({ name: NAME, version: VERSION }), {
     later: { methods: catalogMethods(), load: () => load().then((loaded) => loaded.table) },

@@ -18,11 +18,22 @@ const INIT =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n';
 const root = await Deno.makeTempDir({ prefix: "shipcode-cold-" });
 
+/** `--no-cache` for a checkout that knows it: the bench never writes the user's cache. */
+function noCache(dir: string): string[] {
+  try {
+    return Deno.readTextFileSync(`${dir}/lib/cli/args.ts`).includes('"--no-cache"')
+      ? ["--no-cache"]
+      : [];
+  } catch {
+    return [];
+  }
+}
+
 async function once(dir: string): Promise<number> {
   const flags = startFlags(dir);
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flags, `${dir}/main.ts`, "--root", root],
+    args: ["run", ...flags, `${dir}/main.ts`, "--root", root, ...noCache(dir)],
     stdin: "piped",
     stdout: "piped",
     stderr: "null",

@@ -49,8 +49,12 @@ export function startFlags(dir = SERVER_DIR): string[] {
   return words.slice(run + 1, main);
 }
 
-/** Our server on `root`; `dir` is the checkout to run (default SERVER_DIR). */
+/**
+ * Our server on `root`; `dir` is the checkout to run (default SERVER_DIR). Without a cache flag
+ * in `extra`, a checkout that knows `--no-cache` gets it: benchmarks never write the user's cache.
+ */
 export function oursCommand(root: string, extra: string[] = [], dir = SERVER_DIR): string[] {
+  const own = extra.some((a) => a === "--no-cache" || a.startsWith("--cache-dir"));
   return [
     Deno.execPath(),
     "run",
@@ -59,7 +63,16 @@ export function oursCommand(root: string, extra: string[] = [], dir = SERVER_DIR
     "--root",
     root,
     ...extra,
+    ...(own || !knowsNoCache(dir) ? [] : ["--no-cache"]),
   ];
+}
+
+function knowsNoCache(dir: string): boolean {
+  try {
+    return Deno.readTextFileSync(`${dir}/lib/cli/args.ts`).includes('"--no-cache"');
+  } catch {
+    return false;
+  }
 }
 
 /** Exits with a hint unless the corpus is unpacked and our server is there to measure. */

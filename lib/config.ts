@@ -29,6 +29,10 @@ export interface Config {
   noIndex: boolean;
   /** --index-max-mib: memory cap of the trigram index (default 256 MiB). */
   indexMaxMib: number;
+  /** --cache-dir: where the index is stored between sessions (null: the platform's default). */
+  cacheDir: string | null;
+  /** --no-cache: the index stays in memory and nothing is written anywhere. */
+  noCache: boolean;
 }
 
 export const MIB = 1024 * 1024;
@@ -49,5 +53,7 @@ export function defaultConfig(): Config {
     logLevel: "info",
     noIndex: false,
     indexMaxMib: 256,
+    cacheDir: null,
+    noCache: false,
   };
 }

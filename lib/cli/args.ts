@@ -24,6 +24,7 @@ type Flag =
   | { name: string; help: string; kind: "switch"; key: SwitchKey; value: boolean }
   | { name: string; help: string; kind: "number"; key: NumberKey; min: number; arg: "N" }
   | { name: "--root"; help: string; kind: "root"; arg: "DIR" }
+  | { name: "--cache-dir"; help: string; kind: "cache-dir"; arg: "DIR" }
   | { name: "--log-level"; help: string; kind: "log-level"; arg: "LEVEL" };
 
 const defaults = defaultConfig();
@@ -125,6 +126,21 @@ export const FLAGS: readonly Flag[] = [
       "files beyond it are left out and always read",
   },
   {
+    name: "--cache-dir",
+    kind: "cache-dir",
+    arg: "DIR",
+    help: "where the index is kept between sessions (default: $XDG_CACHE_HOME/shipcode-mcp or " +
+      "~/.cache/shipcode-mcp; macOS ~/Library/Caches/shipcode-mcp; Windows " +
+      "%LOCALAPPDATA%\\shipcode-mcp)",
+  },
+  {
+    name: "--no-cache",
+    kind: "switch",
+    key: "noCache",
+    value: true,
+    help: "keep the index in memory only: nothing is written anywhere",
+  },
+  {
     name: "--log-level",
     kind: "log-level",
     arg: "LEVEL",
@@ -199,6 +215,11 @@ export function parseArgs(args: readonly string[]): Parsed {
       }
       config.root = value;
       config.rootExplicit = true;
+    } else if (flag.kind === "cache-dir") {
+      if (value === undefined || value === "") {
+        return { kind: "error", message: "--cache-dir needs a folder" };
+      }
+      config.cacheDir = value;
     } else if (flag.kind === "log-level") {
       if (!LOG_LEVELS.includes(value as LogLevel)) {
         return {

@@ -13,6 +13,7 @@ import { Workspace } from "../workspace/workspace.ts";
 import { loadDiffLibrary } from "../edits/diff.ts";
 import { sweepStaleTemps } from "../edits/stale_temps.ts";
 import { SearchIndex } from "../index/service.ts";
+import type { CacheWriterHandle } from "../index/cache_owner.ts";
 import { warmValidator } from "./arguments.ts";
 import { featureMethods } from "./methods.ts";
 import { warmToolChecks } from "./tools.ts";
@@ -33,6 +34,7 @@ export function loadFeatures(
   root: string | null,
   config: Config,
   available: ToolAvailability,
+  cache: CacheWriterHandle | null = null,
 ): LoadedFeatures {
   const workspace = openAt(root, config);
   const index = workspace === null || config.noIndex ? undefined : new SearchIndex({
@@ -40,7 +42,7 @@ export function loadFeatures(
     maxBytes: config.indexMaxMib * MIB,
     eagerMaxFiles: EAGER_MAX_FILES,
     watch: true,
-  });
+  }, cache);
   const session = new Session({
     write: available.write,
     index,

@@ -5,6 +5,7 @@
  * full scan).
  */
 import { log } from "../log.ts";
+import type { CacheWriterHandle } from "./cache_owner.ts";
 import type { Candidates } from "./trigram_index.ts";
 import type { FromIndex, IndexQuery, IndexSettings, IndexStatus, ToIndex } from "./protocol.ts";
 
@@ -30,8 +31,12 @@ export class SearchIndex {
   #buildAsked = false;
   #wanted = false;
 
-  constructor(settings: IndexSettings) {
+  readonly #cache: CacheWriterHandle | null;
+
+  /** `cache`: the writer of the cache folder (null: the index lives in memory only). */
+  constructor(settings: IndexSettings, cache: CacheWriterHandle | null = null) {
     this.#settings = settings;
+    this.#cache = cache;
   }
 
   /**

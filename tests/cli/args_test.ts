@@ -85,3 +85,22 @@ Deno.test("cli args: switches take no value", () => {
     message: "--write takes no value",
   });
 });
+
+Deno.test("cli args: --cache-dir takes a folder and --no-cache turns the cache off", () => {
+  assert.deepEqual(parseArgs(["--cache-dir", "/c", "--no-cache"]), {
+    kind: "run",
+    config: { ...defaultConfig(), cacheDir: "/c", noCache: true },
+  });
+  assert.deepEqual(parseArgs(["--cache-dir=/d"]), {
+    kind: "run",
+    config: { ...defaultConfig(), cacheDir: "/d" },
+  });
+  assert.deepEqual(parseArgs(["--cache-dir"]), {
+    kind: "error",
+    message: "--cache-dir needs a folder",
+  });
+  assert.deepEqual(parseArgs(["--cache-dir="]), {
+    kind: "error",
+    message: "--cache-dir needs a folder",
+  });
+});

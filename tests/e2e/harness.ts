@@ -22,6 +22,17 @@ export async function serverFlags(): Promise<string[]> {
   return words.slice(run + 1, main);
 }
 
+/**
+ * The server arguments of a test spawn: `--no-cache` unless the test names its own cache
+ * (`--cache-dir` of a temp folder, or `--no-cache`), so that no test writes into the user's cache.
+ */
+export function testArgs(args: readonly string[]): string[] {
+  const own = args.some((a) =>
+    a === "--no-cache" || a === "--cache-dir" || a.startsWith("--cache-dir=")
+  );
+  return own ? [...args] : [...args, "--no-cache"];
+}
+
 export interface SpawnOptions {
   cwd?: string;
   env?: Record<string, string>;
@@ -51,7 +62,7 @@ export class ServerProcess {
 
   static async spawn(args: string[] = [], options: SpawnOptions = {}): Promise<ServerProcess> {
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...(await serverFlags()), MAIN, ...args],
+      args: ["run", ...(await serverFlags()), MAIN, ...testArgs(args)],
       cwd: options.cwd,
       env: { NO_COLOR: "1", ...options.env },
       stdin: "piped",

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { INIT } from "../helpers/memory_session.ts";
-import { MAIN, serverFlags } from "./harness.ts";
+import { MAIN, serverFlags, testArgs } from "./harness.ts";
 
 const PROBE = new URL("./permission_probe.ts", import.meta.url).pathname;
 
@@ -20,7 +20,14 @@ async function probe(
       assert.ok(init.success);
     }
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...(await serverFlags()), "--preload", PROBE, MAIN, "--root", root, ...flags],
+      args: [
+        "run",
+        ...(await serverFlags()),
+        "--preload",
+        PROBE,
+        MAIN,
+        ...testArgs(["--root", root, ...flags]),
+      ],
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { writeTree } from "../helpers/fixture.ts";
 import { INIT, INIT_ANSWER } from "../helpers/memory_session.ts";
-import { MAIN, serverFlags, ServerProcess } from "./harness.ts";
+import { MAIN, serverFlags, ServerProcess, testArgs } from "./harness.ts";
 
 async function tempRoot(): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "shipcode-e2e-" });
@@ -16,7 +16,7 @@ async function run(
   stdin = "",
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...(await serverFlags()), MAIN, ...args],
+    args: ["run", ...(await serverFlags()), MAIN, ...testArgs(args)],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
@@ -176,7 +176,7 @@ Deno.test("process: SIGINT ends the server with exit 0", async () => {
 Deno.test("process: a closed stdout (EPIPE) ends the server quietly", async () => {
   const root = await tempRoot();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...(await serverFlags()), MAIN, "--root", root],
+    args: ["run", ...(await serverFlags()), MAIN, ...testArgs(["--root", root])],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { makeTree } from "../helpers/fixture.ts";
-import { MAIN, serverFlags } from "./harness.ts";
+import { MAIN, serverFlags, testArgs } from "./harness.ts";
 
 async function connect(
   root: string,
@@ -14,7 +14,7 @@ async function connect(
 ): Promise<{ client: Client; asked: string[] }> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", ...(await serverFlags()), MAIN, "--root", root, ...flags],
+    args: ["run", ...(await serverFlags()), MAIN, ...testArgs(["--root", root, ...flags])],
     stderr: "pipe",
   });
   const asked: string[] = [];

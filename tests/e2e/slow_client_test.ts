@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { INIT } from "../helpers/memory_session.ts";
-import { MAIN, serverFlags } from "./harness.ts";
+import { MAIN, serverFlags, testArgs } from "./harness.ts";
 
 const MIB = 1024 * 1024;
 const READS = 150;
@@ -21,7 +21,7 @@ Deno.test("slow client: 150 reads of a 4 MiB file while nobody reads stdout keep
   const line = "x".repeat(1023) + "\n";
   await Deno.writeTextFile(`${root}/big.txt`, line.repeat(4 * 1024));
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...(await serverFlags()), MAIN, "--root", root],
+    args: ["run", ...(await serverFlags()), MAIN, ...testArgs(["--root", root])],
     env: { NO_COLOR: "1" },
     stdin: "piped",
     stdout: "piped",
@@ -87,7 +87,7 @@ Deno.test("slow client: SIGTERM ends the process at once even while answers wait
   const root = await Deno.makeTempDir({ prefix: "shipcode-slow-" });
   await Deno.writeTextFile(`${root}/big.txt`, ("x".repeat(1023) + "\n").repeat(4 * 1024));
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...(await serverFlags()), MAIN, "--root", root],
+    args: ["run", ...(await serverFlags()), MAIN, ...testArgs(["--root", root])],
     env: { NO_COLOR: "1" },
     stdin: "piped",
     stdout: "piped",
@@ -125,7 +125,7 @@ Deno.test("steady client: 300 reads of a 1 MiB file, 4 in flight, keep memory bo
   const root = await Deno.makeTempDir({ prefix: "shipcode-steady-" });
   await Deno.writeTextFile(`${root}/big.txt`, ('\tint x = "a";\n').repeat(75_000));
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...(await serverFlags()), MAIN, "--root", root],
+    args: ["run", ...(await serverFlags()), MAIN, ...testArgs(["--root", root])],
     env: { NO_COLOR: "1" },
     stdin: "piped",
     stdout: "piped",

@@ -1,0 +1,155 @@
+/**
+ * The cache writer: the only code of a read-only session that may write, and only inside the
+ * cache folder (a worker created with `write: [CACHE]` before the main thread gives up its write
+ * permission: Deno refuses it everything else). It does nothing but what the index worker asks
+ * through its port: take the per-root lock, write a file under a temp name and rename it into
+ * place, remove files, reset a per-root folder. Every name is checked; nothing it is sent is run.
+ * No imports: it loads before the handshake and must cost nothing.
+ */
+/// <reference lib="deno.worker" />
+
+/** A per-root key: hex digits only. */
+const KEY = /^[0-9a-f]{32,64}$/;
+/** A file name inside a per-root folder. */
+const NAME = /^[a-z0-9][a-z0-9._-]{0,100}$/;
+
+export type ToWriter =
+  | { t: "lock"; key: string }
+  | { t: "put"; id: number; key: string; name: string; parts: Uint8Array[] }
+  | { t: "remove"; id: number; key: string; names: string[] }
+  | { t: "reset"; id: number; key: string };
+
+export type FromWriter =
+  | { t: "locked"; key: string }
+  | { t: "lock-failed"; key: string; message: string }
+  | { t: "done"; id: number; error: string };
+
+let dir = "";
+let port: MessagePort | null = null;
+/** Lock files held (one per root key), open for as long as the process lives. */
+const held = new Map<string, Deno.FsFile>();
+let temps = 0;
+
+function reply(message: FromWriter): void {
+  port?.postMessage(message);
+}
+
+function lstatOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Makes `path` a real folder of mode 0700: whatever else is there (a link, a file) goes. */
+function ensureFolder(path: string): void {
+  const info = lstatOrNull(path);
+  if (info !== null && info.isDirectory && !info.isSymlink) return;
+  if (info !== null) Deno.removeSync(path);
+  Deno.mkdirSync(path, { mode: 0o700 });
+}
+
+async function lock(key: string): Promise<void> {
+  if (held.has(key)) return reply({ t: "locked", key });
+  const path = `${dir}/${key}.lock`;
+  try {
+    const info = lstatOrNull(path);
+    // Only a plain file is opened: a FIFO would hang the open, a link would lead elsewhere.
+    if (info !== null && (!info.isFile || info.isSymlink)) {
+      Deno.removeSync(path, { recursive: info.isDirectory });
+    }
+    const file = Deno.openSync(path, { read: true, write: true, create: true, mode: 0o600 });
+    const opened = file.statSync();
+    if (!opened.isFile) {
+      file.close();
+      throw new Error("the lock is not a plain file");
+    }
+    held.set(key, file);
+    await file.lock(true);
+    reply({ t: "locked", key });
+  } catch (error) {
+    held.delete(key);
+    reply({
+      t: "lock-failed",
+      key,
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+function check(key: string, names: string[]): void {
+  if (!KEY.test(key)) throw new Error(`invalid cache key "${key}"`);
+  for (const name of names) if (!NAME.test(name)) throw new Error(`invalid cache name "${name}"`);
+  if (!held.has(key)) throw new Error("this process does not hold the lock of the cache folder");
+}
+
+function put(key: string, name: string, parts: Uint8Array[]): void {
+  check(key, [name]);
+  const folder = `${dir}/${key}`;
+  ensureFolder(folder);
+  const temp = `${folder}/${name}.tmp.${Date.now().toString(36)}.${(temps++).toString(36)}`;
+  const file = Deno.openSync(temp, { write: true, createNew: true, mode: 0o600 });
+  try {
+    for (const part of parts) {
+      let done = 0;
+      while (done < part.length) done += file.writeSync(part.subarray(done));
+    }
+    file.syncDataSync();
+  } catch (error) {
+    file.close();
+    Deno.removeSync(temp);
+    throw error;
+  }
+  file.close();
+  Deno.renameSync(temp, `${folder}/${name}`);
+}
+
+function remove(key: string, names: string[]): void {
+  check(key, names);
+  for (const name of names) {
+    try {
+      Deno.removeSync(`${dir}/${key}/${name}`);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+}
+
+function reset(key: string): void {
+  check(key, []);
+  const folder = `${dir}/${key}`;
+  const info = lstatOrNull(folder);
+  if (info !== null) Deno.removeSync(folder, { recursive: info.isDirectory && !info.isSymlink });
+  Deno.mkdirSync(folder, { mode: 0o700 });
+}
+
+function onPortMessage(event: MessageEvent<ToWriter>): void {
+  const m = event.data;
+  if (m.t === "lock") {
+    if (!KEY.test(m.key)) {
+      reply({ t: "lock-failed", key: m.key, message: "invalid cache key" });
+      return;
+    }
+    lock(m.key);
+    return;
+  }
+  let error = "";
+  try {
+    if (m.t === "put") put(m.key, m.name, m.parts);
+    else if (m.t === "remove") remove(m.key, m.names);
+    else if (m.t === "reset") reset(m.key);
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+  }
+  reply({ t: "done", id: m.id, error });
+}
+
+/** From the main thread: the cache folder, then the port the index worker talks through. */
+self.onmessage = (event: MessageEvent<{ t: "open"; dir: string; port: MessagePort }>) => {
+  const m = event.data;
+  if (m.t !== "open" || port !== null) return;
+  dir = m.dir;
+  port = m.port;
+  port.onmessage = onPortMessage;
+};
