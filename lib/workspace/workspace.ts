@@ -10,7 +10,7 @@
  */
 import { type Refusal, refuse, rootError, WorkspaceError } from "./errors.ts";
 import { readFullySync } from "./read_fully.ts";
-import { FolderGuard, FRESH_MS, sleepSync } from "./folder_guard.ts";
+import { FolderGuard } from "./folder_guard.ts";
 import { IgnoreIndex } from "./ignore_rules.ts";
 import { log } from "../log.ts";
 import {
@@ -349,6 +349,30 @@ export class Workspace {
   }
 
   /**
+   * Proof that a single-path open went through folders inside the root (folder_guard.ts). When
+   * every folder on the path was recorded unchanged ("ok"), the guard's second look proves it.
+   * When one changed within the last clock tick ("fresh": right after a write in that folder,
+   * such as the previous edit), its mtime cannot be trusted, and instead of waiting for the tick
+   * the path is resolved again after the open: its real path is still `abs` and names the very
+   * inode the handle holds, so the opened file is a file inside the root (hard links aside).
+   */
+  #openedInside(
+    guard: FolderGuard,
+    state: "ok" | "fresh",
+    abs: string,
+    opened: Deno.FileInfo,
+  ): boolean {
+    if (state === "ok") return guard.verify().length === 0;
+    try {
+      if (Deno.realPathSync(abs) !== abs) return false;
+      const now = Deno.lstatSync(abs);
+      return now.isFile && now.dev === opened.dev && now.ino === opened.ino;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
    * Depth-first walk of folder `rel` (a file yields itself), each folder's entries sorted by
    * name in code-unit order, leaving out everything not served. Synchronous (usable in workers).
    */
@@ -377,18 +401,13 @@ export class Workspace {
   readFileSync(rel: string, options: { maxBytes?: number } = {}): Uint8Array {
     const r = this.#resolveFile(rel);
     const guard = new FolderGuard(this.root);
-    const dir = parentOf(r.abs);
-    for (let k = 0;; k++) {
-      const state = guard.enter(dir);
-      if (state === "ok") break;
-      if (state === "bad" || k >= FRESH_TRIES) throw changed(rel);
-      sleepSync(FRESH_MS + 1);
-    }
+    const state = guard.enter(parentOf(r.abs));
+    if (state === "bad") throw changed(rel);
     const file = Deno.openSync(r.abs, { read: true });
     try {
       const opened = file.statSync();
       this.#checkIdentity(rel, r.info, opened);
-      if (guard.verify().length > 0) throw changed(rel);
+      if (!this.#openedInside(guard, state, r.abs, opened)) throw changed(rel);
       const limit = byteLimit(opened.size, options.maxBytes);
       return readFullySync(file, new Uint8Array(limit));
     } finally {
@@ -484,19 +503,13 @@ export class Workspace {
   ): Promise<{ file: Deno.FsFile; size: number; mtimeMs: number; rel: string; abs: string }> {
     const r = this.#resolveFile(rel);
     const guard = new FolderGuard(this.root);
-    const dir = parentOf(r.abs);
-    for (let k = 0;; k++) {
-      const state = guard.enter(dir);
-      if (state === "ok") break;
-      if (state === "bad" || k >= FRESH_TRIES) throw changed(rel);
-      await new Promise((resolve) => setTimeout(resolve, FRESH_MS + 1));
-    }
+    const state = guard.enter(parentOf(r.abs));
+    if (state === "bad") throw changed(rel);
     const file = await Deno.open(r.abs, { read: true });
     try {
       const opened = await file.stat();
       this.#checkIdentity(rel, r.info, opened);
-      // The open went through the folders recorded above, unchanged: the handle is inside.
-      if (guard.verify().length > 0) throw changed(rel);
+      if (!this.#openedInside(guard, state, r.abs, opened)) throw changed(rel);
       return {
         file,
         size: opened.size,
@@ -510,9 +523,6 @@ export class Workspace {
     }
   }
 }
-
-/** How often an open waits for a folder on its path that changed within FRESH_MS. */
-const FRESH_TRIES = 4;
 
 function changed(rel: string): WorkspaceError {
   return refuse("missing", rel, "read", "the file changed while it was being opened; try again");

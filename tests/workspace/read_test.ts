@@ -117,6 +117,43 @@ Deno.test("workspace.readFile: a file swapped after the check is refused by the 
   }
 });
 
+Deno.test("workspace.readFile: a file in a folder written a moment ago is read at once", async () => {
+  const t = await makeTree({ "d/a.txt": "first" });
+  try {
+    const ws = openWorkspaceAt(t.root);
+    // A write in the folder (as an edit's rename does) leaves its mtime within the clock tick.
+    await Deno.writeTextFile(`${t.root}/d/b.txt`, "new");
+    assert.equal(text(await ws.readFile("d/a.txt")), "first");
+    await Deno.writeTextFile(`${t.root}/d/c.txt`, "new");
+    assert.equal(text(ws.readFileSync("d/a.txt")), "first");
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("workspace.readFile: a folder written a moment ago and swapped for a link out is refused", async () => {
+  const t = await makeTree({ "d/a.txt": "inside" });
+  try {
+    await Deno.mkdir(`${t.base}/out`);
+    await Deno.writeTextFile(`${t.base}/out/a.txt`, "stolen");
+    const ws = openWorkspaceAt(t.root);
+    await Deno.writeTextFile(`${t.root}/d/b.txt`, "fresh");
+    const original = Deno.open;
+    Deno.open = async (path, options) => {
+      await Deno.rename(`${t.root}/d`, `${t.root}/d-old`);
+      await Deno.symlink(`${t.base}/out`, `${t.root}/d`);
+      return original(path, options);
+    };
+    try {
+      await assert.rejects(ws.readFile("d/a.txt"), WorkspaceError);
+    } finally {
+      Deno.open = original;
+    }
+  } finally {
+    await t.dispose();
+  }
+});
+
 Deno.test("workspace.readWalkedSync: reads a walked file into the caller's buffer", async () => {
   const t = await makeTree({ "src/a.ts": "hello walk", "big.txt": "x".repeat(100) });
   try {
