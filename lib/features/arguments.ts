@@ -1,7 +1,9 @@
 /**
  * Checks tools/call arguments against each tool's declared inputSchema with a real JSON Schema
  * validator (ajv, loaded on first use so that nothing from npm slows the handshake), and says
- * what to fix in one sentence.
+ * what to fix in one sentence. The validator also fills each absent parameter that has a
+ * `default` in the schema (the one place a default is written), so a tool's `run` reads typed
+ * input (`InputOf` in lib/tools/tool.ts) without restating it.
  */
 
 import type { JsonSchema } from "../tools/tool.ts";
@@ -15,7 +17,20 @@ interface AjvError {
 
 type Check = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 
-export type ArgumentCheck = (args: Record<string, unknown>) => string | null;
+/** Arguments that passed the checks: the input with defaults filled, and what the caller sent. */
+export interface CheckedArguments {
+  /** A copy of the arguments with every absent defaulted parameter filled from the schema. */
+  input: Record<string, unknown>;
+  /** The parameters the caller sent, before the defaults were filled. */
+  given: ReadonlySet<string>;
+}
+
+/** What is wrong with the arguments, in one sentence for the model. */
+export interface ArgumentProblem {
+  problem: string;
+}
+
+export type ArgumentCheck = (args: Record<string, unknown>) => CheckedArguments | ArgumentProblem;
 
 let ajvPromise: Promise<{ compile(schema: JsonSchema): Check }> | undefined;
 
@@ -23,7 +38,9 @@ function loadAjv(): Promise<{ compile(schema: JsonSchema): Check }> {
   ajvPromise ??= import("ajv").then((module) => {
     // deno-lint-ignore no-explicit-any
     const Ajv = (module.default ?? module) as any;
-    return new Ajv({ allErrors: true, strict: false });
+    // useDefaults: an absent parameter with a schema `default` is filled before validation
+    // (as the MCP Go SDK's applySchema does), so the default is written once, in the schema.
+    return new Ajv({ allErrors: true, strict: false, useDefaults: true });
   });
   return ajvPromise;
 }
@@ -41,9 +58,16 @@ export function argumentChecker(
     if (check === undefined) {
       check = loadAjv().then((ajv) => {
         const validate = ajv.compile(schema);
-        return (args: Record<string, unknown>) =>
-          boundsProblem(toolName, args) ??
-            (validate(args) ? null : describe(toolName, schema, validate.errors ?? []));
+        return (args: Record<string, unknown>): CheckedArguments | ArgumentProblem => {
+          const bounds = boundsProblem(toolName, args);
+          if (bounds !== null) return { problem: bounds };
+          // The caller's object stays as sent: the defaults go into a copy.
+          const input = { ...args };
+          if (!validate(input)) {
+            return { problem: describe(toolName, schema, validate.errors ?? []) };
+          }
+          return { input, given: new Set(Object.keys(args)) };
+        };
       });
       compiled.set(schema, check);
     }

@@ -5,8 +5,8 @@ import { RpcError } from "../jsonrpc/errors.ts";
 import type { MethodSpec, RequestContext } from "../server/method.ts";
 import type { Session } from "../tools/session.ts";
 import {
+  type CallContext,
   type Tool,
-  type ToolContext,
   ToolError,
   toolError,
   type ToolResult,
@@ -91,31 +91,36 @@ async function callTool(
   ctx: RequestContext,
   deps: ToolDeps,
 ): Promise<ToolResult> {
-  const problem = (await entry.check())(args);
-  if (problem !== null) return toolError(problem);
-  // The one no-workspace refusal: no tool ever runs without a workspace.
-  if (deps.workspace === null) return toolError(NO_WORKSPACE);
+  if (deps.workspace === null) {
+    // Argument problems first, then the one no-workspace refusal: no tool runs without one.
+    const checked = (await entry.check())(args);
+    return toolError("problem" in checked ? checked.problem : NO_WORKSPACE);
+  }
   return await invokeTool(entry.tool, args, {
     signal: ctx.signal,
     progress: ctx.progress,
     workspace: deps.workspace,
     config: deps.config,
     session: deps.session,
-  });
+  }, entry.check);
 }
 
 /**
- * Runs a tool on checked arguments. The only place where errors become isError results: what a
- * tool throws for the model (ToolError) or what the workspace refused (WorkspaceError). Anything
- * else is a bug and reaches the client as Internal error.
+ * Checks the arguments (an isError result saying what to fix), fills the schema's defaults and
+ * runs the tool. The only place where errors become isError results: what a tool throws for the
+ * model (ToolError) or what the workspace refused (WorkspaceError). Anything else is a bug and
+ * reaches the client as Internal error.
  */
 export async function invokeTool(
   tool: Tool,
   args: Record<string, unknown>,
-  ctx: ToolContext,
+  ctx: CallContext,
+  check: () => Promise<ArgumentCheck> = argumentChecker(tool.name, tool.inputSchema),
 ): Promise<ToolResult> {
+  const checked = (await check())(args);
+  if ("problem" in checked) return toolError(checked.problem);
   try {
-    return await tool.run(args, ctx);
+    return await tool.run(checked.input, { ...ctx, given: checked.given });
   } catch (error) {
     if (error instanceof WorkspaceError && error.reason === "missing") {
       // docs/tools.md: a path that does not exist gets the nearest served paths.

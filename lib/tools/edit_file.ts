@@ -1,5 +1,5 @@
 /** edit_file: replace a unique string in a file, Claude Code's Edit (docs/tools.md "edit_file"). */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { budgetDiff } from "../edits/diff.ts";
 import { editFile, EditRefusal } from "../edits/operations.ts";
 import { diffBudget, editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
@@ -33,7 +33,9 @@ const inputSchema = {
   },
   required: ["old_string", "new_string"],
   additionalProperties: false,
-};
+} as const;
+
+export type EditFileInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -47,17 +49,16 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function run(input: EditFileInput, ctx: ToolContext): Promise<ToolResult> {
   const edits = editSessionOf(ctx);
-  const input = targetPath(args, "edit");
   let outcome;
   try {
     outcome = await editFile(ctx.workspace, edits, {
-      input,
-      oldString: args.old_string as string,
-      newString: args.new_string as string,
-      replaceAll: args.replace_all === true,
-      dryRun: args.dry_run === true,
+      input: targetPath(input, "edit"),
+      oldString: input.old_string,
+      newString: input.new_string,
+      replaceAll: input.replace_all,
+      dryRun: input.dry_run,
     }, { maxBytes: ctx.config.maxReadBytes });
   } catch (error) {
     if (error instanceof EditRefusal) throw new ToolError(error.message);
@@ -81,7 +82,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   };
 }
 
-export const editFileTool: Tool = {
+export const editFileTool: Tool<EditFileInput> = {
   name: "edit_file",
   title: "Edit a file",
   description: "Replace old_string with new_string in a file. old_string must match the file " +

@@ -24,7 +24,10 @@ export function editSessionOf(ctx: ToolContext): EditSession {
 }
 
 /** The one of file_path and path that was given. */
-export function targetPath(args: Record<string, unknown>, verb: string): string {
+export function targetPath(
+  args: { readonly path?: string; readonly file_path?: string },
+  verb: string,
+): string {
   return fileArgument(args, verb, "file_path");
 }
 

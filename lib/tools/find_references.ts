@@ -2,7 +2,7 @@
  * find_references: where a name occurs as an identifier in code, from syntax trees
  * (docs/tools.md "find_references"). Name-based, not type-resolved.
  */
-import { type Tool, type ToolContext, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { capNote, takePage } from "../search/paging.ts";
@@ -33,7 +33,9 @@ const inputSchema = {
   },
   required: ["name"],
   additionalProperties: false,
-};
+} as const;
+
+export type FindReferencesInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -125,13 +127,12 @@ function sizeOf(context: number) {
   };
 }
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const name = String(args.name);
+  const { name, include_definitions: withDefinitions } = input;
   checkName(name);
-  const context = typeof args["-C"] === "number" ? args["-C"] : 0;
-  const withDefinitions = args.include_definitions !== false;
-  const { scope, candidates } = await symbolCandidates(ctx, args, {
+  const context = input["-C"] ?? 0;
+  const { scope, candidates } = await symbolCandidates(ctx, input, {
     name,
     match: "exact",
     ignoreCase: false,
@@ -165,10 +166,10 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     }
     if (held.length > before) totalFiles++;
   }
-  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const offset = input.offset;
   const page = takePage(held, {
     offset,
-    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    limit: input.head_limit ?? null,
     defaultLimit: Infinity,
     budgetChars: ctx.config.maxOutputChars,
   }, sizeOf(context));
@@ -201,7 +202,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
-export const findReferencesTool: Tool = {
+export const findReferencesTool: Tool<FindReferencesInput> = {
   name: "find_references",
   title: "Find references to a name",
   description: "Lines where a name occurs as an identifier in code, read from syntax trees: " +

@@ -1,5 +1,5 @@
 /** find_symbol: where names are defined, from syntax trees (docs/tools.md "find_symbol"). */
-import { type Tool, type ToolContext, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { capNote, takePage } from "../search/paging.ts";
@@ -28,7 +28,9 @@ const inputSchema = {
   },
   required: ["name"],
   additionalProperties: false,
-};
+} as const;
+
+export type FindSymbolInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -114,14 +116,12 @@ function entrySize(f: Found): { text: number; json: number } {
   return { text: textLine(f).length + 1, json: JSON.stringify(f).length + 1 };
 }
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const name = String(args.name);
+  const { name, match, "-i": ignoreCase } = input;
   checkName(name);
-  const match = (args.match ?? "exact") as NameMatch;
-  const ignoreCase = args["-i"] === true;
-  const kind = typeof args.kind === "string" ? args.kind as SymbolKind : null;
-  const { scope, candidates } = await symbolCandidates(ctx, args, { name, match, ignoreCase });
+  const kind = input.kind ?? null;
+  const { scope, candidates } = await symbolCandidates(ctx, input, { name, match, ignoreCase });
   const maxBytes = ctx.config.maxReadBytes;
   const outcomes = await ctx.session.symbols.symbols(ws, candidates, {
     signal: ctx.signal,
@@ -146,10 +146,10 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       found.push(entry);
     }
   }
-  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const offset = input.offset;
   const page = takePage(found, {
     offset,
-    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    limit: input.head_limit ?? null,
     defaultLimit: Infinity,
     budgetChars: ctx.config.maxOutputChars,
   }, entrySize);
@@ -182,7 +182,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
-export const findSymbolTool: Tool = {
+export const findSymbolTool: Tool<FindSymbolInput> = {
   name: "find_symbol",
   title: "Find symbol definitions",
   description: "Where a name is defined (functions, methods, classes, structs, enums, types, " +

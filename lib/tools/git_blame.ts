@@ -1,5 +1,5 @@
 /** git_blame: who last changed each line, by line range (docs/tools.md "git_blame"). */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { withGit } from "./git_support.ts";
 import { type BlameGroup, type BlameLine, parseBlame } from "../git/blame.ts";
@@ -25,7 +25,9 @@ const inputSchema = {
   },
   required: ["path"],
   additionalProperties: false,
-};
+} as const;
+
+export type GitBlameInput = InputOf<typeof inputSchema>;
 
 const groupSchema = {
   type: "object",
@@ -89,13 +91,13 @@ function blameLine(line: BlameLine, group: BlameGroup): string {
   } ${line.line}\t${line.text}`;
 }
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const rel = gitPath(ctx.workspace, String(args.path));
+async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> {
+  const rel = gitPath(ctx.workspace, input.path);
   if (rel === "") throw new ToolError("Give the path of a file to blame, not the root");
-  const offset = typeof args.offset === "number" ? args.offset : 1;
-  const explicit = typeof args.limit === "number";
-  const limit = explicit ? args.limit as number : DEFAULT_LIMIT;
-  const revision = typeof args.revision === "string" ? args.revision : null;
+  const offset = input.offset ?? 1;
+  const explicit = input.limit !== undefined;
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  const revision = input.revision ?? null;
   const blamed = await withGit(ctx, async (git) => {
     await checkIgnoreRevs(git, ctx.signal);
     const oid = revision === null
@@ -157,7 +159,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   return { content: [{ type: "text", text: text.join("\n") }], structuredContent: structured };
 }
 
-export const gitBlameTool: Tool = {
+export const gitBlameTool: Tool<GitBlameInput> = {
   name: "git_blame",
   title: "Git blame",
   description: "Show who last changed each line of a file and in which commit, like git blame: " +

@@ -1,5 +1,5 @@
 /** git_diff: unified diff or per-file line counts (docs/tools.md "git_diff"). */
-import type { Tool, ToolContext, ToolResult } from "./tool.ts";
+import type { InputOf, Tool, ToolContext, ToolResult } from "./tool.ts";
 import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { CAPPED_LINE, linesPage, optionalGitPath, wholeFields, withGit } from "./git_support.ts";
 import { outputLines, withholdSecrets } from "../git/diff_text.ts";
@@ -17,6 +17,10 @@ export const DIFF_OPTIONS = [
   "--ignore-submodules=all",
   "-O/dev/null",
 ];
+
+/** Defaults the descriptions name (a schema `default` would change what tools/list shows). */
+const DEFAULT_TARGET = "worktree";
+const DEFAULT_CONTEXT = 3;
 
 const inputSchema = {
   type: "object",
@@ -47,7 +51,9 @@ const inputSchema = {
   },
   required: [],
   additionalProperties: false,
-};
+} as const;
+
+export type GitDiffInput = InputOf<typeof inputSchema>;
 
 const fileSchema = {
   type: "object",
@@ -84,11 +90,11 @@ const outputSchema = {
  */
 async function command(
   git: GitRunner,
-  args: Record<string, unknown>,
+  input: GitDiffInput,
   signal: AbortSignal,
 ): Promise<string[]> {
-  const target = typeof args.target === "string" ? args.target : "worktree";
-  const baseText = typeof args.base === "string" ? args.base : null;
+  const target = input.target ?? DEFAULT_TARGET;
+  const baseText = input.base ?? null;
   const isRevision = target !== "worktree" && target !== "staged";
   if (isRevision && baseText !== null) {
     const [base, oid] = await resolveCommits(git, [
@@ -112,13 +118,13 @@ function fileSize(entry: NumstatEntry): { text: number; json: number } {
 
 function statPage(
   entries: NumstatEntry[],
-  args: Record<string, unknown>,
+  input: GitDiffInput,
   ctx: ToolContext,
 ): ToolResult {
-  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const offset = input.offset;
   const page = takePage(entries, {
     offset,
-    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    limit: input.head_limit ?? null,
     defaultLimit: Infinity,
     budgetChars: ctx.config.maxOutputChars,
   }, fileSize);
@@ -146,19 +152,19 @@ export function diffOutputLines(
   return lines;
 }
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const rel = optionalGitPath(ctx, args.path);
-  const context = typeof args.context === "number" ? args.context : 3;
-  const statOnly = args.stat_only === true;
+async function run(input: GitDiffInput, ctx: ToolContext): Promise<ToolResult> {
+  const rel = optionalGitPath(ctx, input.path);
+  const context = input.context ?? DEFAULT_CONTEXT;
+  const statOnly = input.stat_only === true;
   return await withGit(ctx, async (git) => {
-    const [verb, ...revs] = await command(git, args, ctx.signal);
+    const [verb, ...revs] = await command(git, input, ctx.signal);
     const format = statOnly ? ["--numstat", "-z"] : [`-U${context}`];
     const out = await git.run(
       [verb, ...DIFF_OPTIONS, ...format, ...revs, ...pathArgs(rel)],
       { signal: ctx.signal },
     );
     if (statOnly) {
-      const page = statPage(parseNumstat(wholeFields(out.stdout, out.capped)).entries, args, ctx);
+      const page = statPage(parseNumstat(wholeFields(out.stdout, out.capped)).entries, input, ctx);
       if (out.capped && page.content[0].type === "text") {
         page.content[0].text += `\n${CAPPED_LINE}`;
         page.structuredContent!.capped = true;
@@ -166,11 +172,11 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       return page;
     }
     const lines = diffOutputLines(out.stdout, out.capped, ctx);
-    return linesPage(lines, args, ctx, { empty: "No changes" });
+    return linesPage(lines, input, ctx, { empty: "No changes" });
   });
 }
 
-export const gitDiffTool: Tool = {
+export const gitDiffTool: Tool<GitDiffInput> = {
   name: "git_diff",
   title: "Git diff",
   description: 'Show changes as a unified diff. target: "worktree" (default, unstaged ' +

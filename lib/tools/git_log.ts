@@ -1,5 +1,5 @@
 /** git_log: commits, newest first, paged (docs/tools.md "git_log"). */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { optionalGitPath, withGit } from "./git_support.ts";
 import { pathArgs } from "../git/pathspec.ts";
@@ -31,7 +31,9 @@ const inputSchema = {
   },
   required: [],
   additionalProperties: false,
-};
+} as const;
+
+export type GitLogInput = InputOf<typeof inputSchema>;
 
 const commitSchema = {
   type: "object",
@@ -59,9 +61,9 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-function text(args: Record<string, unknown>, key: string): string | null {
-  const value = args[key];
-  if (typeof value !== "string") return null;
+function text(input: GitLogInput, key: "author" | "grep" | "since" | "until"): string | null {
+  const value = input[key];
+  if (value === undefined) return null;
   if (value.length > MAX_TEXT) {
     throw new ToolError(`${key} is too long (at most ${MAX_TEXT} chars)`);
   }
@@ -80,22 +82,22 @@ function entrySize(entry: LogEntry): { text: number; json: number } {
   };
 }
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const rel = optionalGitPath(ctx, args.path);
-  const offset = typeof args.offset === "number" ? args.offset : 0;
-  const explicit = typeof args.head_limit === "number";
-  const limit = explicit ? args.head_limit as number : DEFAULT_LIMIT;
+async function run(input: GitLogInput, ctx: ToolContext): Promise<ToolResult> {
+  const rel = optionalGitPath(ctx, input.path);
+  const offset = input.offset;
+  const explicit = input.head_limit !== undefined;
+  const limit = input.head_limit ?? DEFAULT_LIMIT;
   const filters: string[] = [];
-  const author = text(args, "author");
-  const grep = text(args, "grep");
-  const since = text(args, "since");
-  const until = text(args, "until");
+  const author = text(input, "author");
+  const grep = text(input, "grep");
+  const since = text(input, "since");
+  const until = text(input, "until");
   if (author !== null || grep !== null) filters.push("--fixed-strings", "--regexp-ignore-case");
   if (author !== null) filters.push(`--author=${author}`);
   if (grep !== null) filters.push(`--grep=${grep}`);
   if (since !== null) filters.push(`--since=${since}`);
   if (until !== null) filters.push(`--until=${until}`);
-  const revision = typeof args.revision === "string" ? args.revision : null;
+  const revision = input.revision ?? null;
   const fetched = await withGit(ctx, async (git) => {
     // Our own "HEAD" needs no resolving; the client's text is resolved to an id first.
     const start = revision === null
@@ -140,7 +142,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
-export const gitLogTool: Tool = {
+export const gitLogTool: Tool<GitLogInput> = {
   name: "git_log",
   title: "Git log",
   description: "List commits newest first, one line each: short id, date, author, subject. " +

@@ -1,5 +1,5 @@
 /** git_show: a commit (header, message, diff) or a file at a revision (docs/tools.md "git_show"). */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { readOnlyAnnotations } from "./tool_support.ts";
 import { linesPage, withGit } from "./git_support.ts";
 import { numberedPage } from "./read_file.ts";
@@ -27,7 +27,9 @@ const inputSchema = {
   },
   required: ["revision"],
   additionalProperties: false,
-};
+} as const;
+
+export type GitShowInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -56,7 +58,7 @@ const outputSchema = {
 };
 
 async function showCommit(
-  args: Record<string, unknown>,
+  input: GitShowInput,
   ctx: ToolContext,
   revision: string,
 ): Promise<ToolResult> {
@@ -87,7 +89,7 @@ async function showCommit(
   prefix.push(`Author: ${author} <${email}>`, `Date:   ${date}`, "");
   for (const line of message.replace(/\n+$/, "").split("\n")) prefix.push(`    ${line}`);
   prefix.push("");
-  return linesPage(lines, args, ctx, {
+  return linesPage(lines, { offset: input.offset ?? 0, head_limit: input.head_limit }, ctx, {
     empty: "(no changes)",
     prefix,
     extra: { commit, parents: parentList, author, email, date, message },
@@ -95,12 +97,12 @@ async function showCommit(
 }
 
 async function showFile(
-  args: Record<string, unknown>,
+  input: GitShowInput,
   ctx: ToolContext,
   revision: string,
-  input: string,
+  path: string,
 ): Promise<ToolResult> {
-  const rel = gitPath(ctx.workspace, input);
+  const rel = gitPath(ctx.workspace, path);
   if (rel === "") throw new ToolError("Give the path of a file, not the root");
   const blob = await withGit(ctx, async (git) => {
     const oid = (await resolveRevision(git, revision, { signal: ctx.signal }))!;
@@ -160,19 +162,19 @@ async function showFile(
       return Promise.resolve();
     },
   };
-  return await numberedPage(source, { rel, size }, args, ctx);
+  return await numberedPage(source, { rel, size }, input, ctx);
 }
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const revision = String(args.revision);
-  if (typeof args.path === "string") return await showFile(args, ctx, revision, args.path);
-  if (typeof args.offset === "number" && args.offset < 0) {
+async function run(input: GitShowInput, ctx: ToolContext): Promise<ToolResult> {
+  const { revision, path, offset } = input;
+  if (path !== undefined) return await showFile(input, ctx, revision, path);
+  if (offset !== undefined && offset < 0) {
     throw new ToolError("offset must be >= 0 for a commit's diff (negative offsets are for files)");
   }
-  return await showCommit(args, ctx, revision);
+  return await showCommit(input, ctx, revision);
 }
 
-export const gitShowTool: Tool = {
+export const gitShowTool: Tool<GitShowInput> = {
   name: "git_show",
   title: "Git show",
   description: "Show a commit: its id, author, date, full message and its diff (paged by whole " +

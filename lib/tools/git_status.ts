@@ -1,5 +1,5 @@
 /** git_status: branch, upstream, ahead/behind and changed files (docs/tools.md "git_status"). */
-import type { Tool, ToolContext, ToolResult } from "./tool.ts";
+import type { InputOf, Tool, ToolContext, ToolResult } from "./tool.ts";
 import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { CAPPED_LINE, optionalGitPath, wholeFields, withGit } from "./git_support.ts";
 import { pathArgs } from "../git/pathspec.ts";
@@ -21,7 +21,9 @@ const inputSchema = {
   },
   required: [],
   additionalProperties: false,
-};
+} as const;
+
+export type GitStatusInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -59,8 +61,8 @@ function entrySize(entry: StatusEntry): { text: number; json: number } {
   return { text: statusLine(entry).length + 1, json: JSON.stringify(entry).length + 1 };
 }
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const rel = optionalGitPath(ctx, args.path);
+async function run(input: GitStatusInput, ctx: ToolContext): Promise<ToolResult> {
+  const rel = optionalGitPath(ctx, input.path);
   const info = await withGit(ctx, async (git) => {
     const out = await git.run(
       ["status", "--porcelain=v2", "-z", "--branch", "--ignore-submodules=all", ...pathArgs(rel)],
@@ -68,10 +70,10 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     );
     return { ...parseStatus(wholeFields(out.stdout, out.capped)), capped: out.capped };
   });
-  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const offset = input.offset;
   const page = takePage(info.entries, {
     offset,
-    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    limit: input.head_limit ?? null,
     defaultLimit: DEFAULT_LIMIT,
     budgetChars: ctx.config.maxOutputChars,
   }, entrySize);
@@ -97,7 +99,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
-export const gitStatusTool: Tool = {
+export const gitStatusTool: Tool<GitStatusInput> = {
   name: "git_status",
   title: "Git status",
   description: "Show the working tree status like git status --short --branch: the branch, its " +

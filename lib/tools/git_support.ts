@@ -4,7 +4,7 @@
  * checked by the workspace rules, and paged diff lines.
  */
 import { type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { listPage } from "./tool_support.ts";
+import { listPage, type PageArguments } from "./tool_support.ts";
 import { GitError, type GitRunner } from "../git/runner.ts";
 import { gitPath } from "../git/pathspec.ts";
 
@@ -32,8 +32,8 @@ export async function withGit<T>(
 }
 
 /** The root-relative path git gets for an optional `path` argument (null: the whole root). */
-export function optionalGitPath(ctx: ToolContext, input: unknown): string | null {
-  if (typeof input !== "string") return null;
+export function optionalGitPath(ctx: ToolContext, input: string | undefined): string | null {
+  if (input === undefined) return null;
   const rel = gitPath(ctx.workspace, input);
   return rel === "" ? null : rel;
 }
@@ -53,7 +53,7 @@ export const CAPPED_LINE =
  */
 export function linesPage(
   lines: string[],
-  args: Record<string, unknown>,
+  args: PageArguments,
   ctx: ToolContext,
   options: { empty: string; prefix?: string[]; extra?: Record<string, unknown> },
 ): ToolResult {

@@ -1,5 +1,5 @@
 /** glob: files by ripgrep -g pattern, most recently modified first (docs/tools.md "glob"). */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { listPage, readOnlyAnnotations, resolvePath, searchFailure } from "./tool_support.ts";
 import { compileGlob } from "../search/glob_match.ts";
 import { runGlob } from "../search/walk_jobs.ts";
@@ -23,7 +23,9 @@ const inputSchema = {
   },
   required: ["pattern"],
   additionalProperties: false,
-};
+} as const;
+
+type GlobInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -38,15 +40,15 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function run(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const pattern = String(args.pattern);
+  const pattern = input.pattern;
   try {
     compileGlob(pattern);
   } catch (error) {
     throw new ToolError((error as Error).message);
   }
-  const base = resolvePath(ws, args.path);
+  const base = resolvePath(ws, input.path);
   let found: [string, number][];
   try {
     found = await runGlob(ctx.session.pool, { ws: ws.options, base, globs: [pattern] }, {
@@ -61,7 +63,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   const keyed = found.map(([rel, mtime]) => ({ rel, mtime, key: rel.replaceAll("/", "\0") }));
   keyed.sort((a, b) => b.mtime - a.mtime || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const files = keyed.map((f) => f.rel);
-  return listPage(files, args, {
+  return listPage(files, input, {
     ctx,
     key: "files",
     noun: "files",
@@ -70,7 +72,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   });
 }
 
-export const globTool: Tool = {
+export const globTool: Tool<GlobInput> = {
   name: "glob",
   title: "Find files by name",
   description: "Find files by glob, ripgrep -g style: a pattern without / matches file names at " +

@@ -1,5 +1,5 @@
 /** grep: ripgrep-compatible search over the workspace (docs/tools.md "grep"). */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { hintLine, readOnlyAnnotations, searchFailure, searchScope } from "./tool_support.ts";
 import { translatePattern } from "../search/pattern.ts";
 import { capNote, HARD_CAP_CHARS, lineSize, takePage } from "../search/paging.ts";
@@ -50,7 +50,9 @@ const inputSchema = {
   },
   required: ["pattern"],
   additionalProperties: false,
-};
+} as const;
+
+type GrepInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -69,10 +71,6 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-function optionalInt(value: unknown): number | undefined {
-  return typeof value === "number" ? value : undefined;
-}
-
 /** Offset of the first NUL byte of a named file (grep's binary rule), or -1. */
 async function firstNul(ctx: ToolContext, rel: string): Promise<number> {
   try {
@@ -82,24 +80,23 @@ async function firstNul(ctx: ToolContext, rel: string): Promise<number> {
   }
 }
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const pattern = String(args.pattern);
-  const mode = (args.output_mode ?? "files_with_matches") as GrepMode;
-  const offset = optionalInt(args.offset) ?? 0;
-  const limit = optionalInt(args.head_limit) ?? null;
+  const { pattern, output_mode: mode, offset } = input;
+  const limit = input.head_limit ?? null;
   const compiled = translatePattern(pattern, {
-    ignoreCase: args["-i"] === true,
-    fixedStrings: args.fixed_strings === true,
-    multiline: args.multiline === true,
+    ignoreCase: input["-i"],
+    fixedStrings: input.fixed_strings,
+    multiline: input.multiline,
   });
   if ("error" in compiled) throw new ToolError(compiled.error);
-  const { base, single: file, globs, typeGlobs } = await searchScope(ws, args);
-  const contextAround = optionalInt(args["-C"]) ?? 0;
+  const { base, single: file, globs, typeGlobs } = await searchScope(ws, input);
+  // -C is the around of -A and -B, when they are not given themselves.
+  const contextAround = input["-C"] ?? 0;
   const content = {
-    before: optionalInt(args["-B"]) ?? contextAround,
-    after: optionalInt(args["-A"]) ?? contextAround,
-    lineNumbers: args["-n"] !== false,
+    before: input["-B"] ?? contextAround,
+    after: input["-A"] ?? contextAround,
+    lineNumbers: input["-n"],
   };
   const budget = ctx.config.maxOutputChars;
   // The trigram index narrows the files to read, when it is ready and the pattern allows it.
@@ -192,7 +189,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
-export const grepTool: Tool = {
+export const grepTool: Tool<GrepInput> = {
   name: "grep",
   title: "Search file contents",
   description: "Search file contents with a regex, like ripgrep (rg --hidden). Matching is per " +

@@ -3,7 +3,7 @@
  * default depth is lowered (never below 1) until the first page holds the whole listing, so the
  * top level is always seen whole; the text says so.
  */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import {
   isFile,
   listPage,
@@ -41,7 +41,9 @@ const inputSchema = {
   },
   required: [],
   additionalProperties: false,
-};
+} as const;
+
+export type ListDirInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -105,21 +107,22 @@ export function renderTree(base: string, entries: readonly ListEntry[]): string[
   return out;
 }
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function run(input: ListDirInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const base = resolvePath(ws, args.path);
+  const base = resolvePath(ws, input.path);
   if (base !== "") {
     if (await isFile(ws, base)) {
-      throw new ToolError(`Cannot list "${args.path}": it is a file; use read_file`);
+      throw new ToolError(`Cannot list "${input.path}": it is a file; use read_file`);
     }
   }
-  const asked = typeof args.depth === "number" ? args.depth : null;
+  // The depth is lowered to fit one page only when the caller left it to the schema's default.
+  const lowerable = !ctx.given.has("depth");
   let listed: ListEntry[];
   try {
     listed = await runList(ctx.session.pool, {
       ws: ws.options,
       base,
-      depth: asked ?? DEFAULT_DEPTH,
+      depth: input.depth,
     }, {
       signal: ctx.signal,
       progress: (n) => ctx.progress(n),
@@ -129,20 +132,20 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     throw searchFailure(error, "", ctx.config.regexTimeoutMs);
   }
   const options = { ctx, defaultLimit: DEFAULT_LIMIT };
-  let depth = asked ?? DEFAULT_DEPTH;
+  let depth = input.depth;
   let entries = renderTree(base, listed);
   let kept = listed;
   // Lowered from the one walk (the entry counts of the cut folders are the entries below them).
   while (
-    asked === null && depth > 1 &&
-    takePage(entries, pageRequest(0, args, options), lineSize).nextOffset !== undefined
+    lowerable && depth > 1 &&
+    takePage(entries, pageRequest(0, input, options), lineSize).nextOffset !== undefined
   ) {
     depth--;
     kept = cutToDepth(listed, base, depth);
     entries = renderTree(base, kept);
   }
   const below = listed.length - kept.length;
-  return listPage(entries, args, {
+  return listPage(entries, input, {
     ...options,
     key: "entries",
     noun: "entries",
@@ -181,7 +184,7 @@ export function cutToDepth(listed: readonly ListEntry[], base: string, depth: nu
   return out;
 }
 
-export const listDirTool: Tool = {
+export const listDirTool: Tool<ListDirInput> = {
   name: "list_dir",
   title: "List a folder",
   description: "List a folder as a tree down to depth (default 2, lowered so the first page " +

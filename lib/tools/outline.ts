@@ -1,5 +1,5 @@
 /** outline: the symbols of one file, nested, from its syntax tree (docs/tools.md "outline"). */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { fileArgument, hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { parseRefusal, supportedLanguage } from "./symbol_scope.ts";
 import { capNote, takePage } from "../search/paging.ts";
@@ -22,7 +22,9 @@ const inputSchema = {
   },
   required: [],
   additionalProperties: false,
-};
+} as const;
+
+export type OutlineInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -94,10 +96,9 @@ function entrySize(flat: FlatSymbol): { text: number; json: number } {
   return { text: outlineLine(flat).length + 1, json: Math.ceil(json) };
 }
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function run(input: OutlineInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const input = fileArgument(args, "outline");
-  const { rel, abs } = ws.resolve(input);
+  const { rel, abs } = ws.resolve(fileArgument(input, "outline"));
   let isDir = false;
   try {
     isDir = Deno.statSync(abs).isDirectory;
@@ -117,12 +118,12 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   if (outcome === undefined) throw new ToolError(`Cannot read symbols of "${rel}"; try again`);
   if (!outcome.ok) throw parseRefusal(rel, outcome, maxBytes);
 
-  const depth = typeof args.depth === "number" ? args.depth : Infinity;
+  const depth = input.depth ?? Infinity;
   const flat = flattenSymbols(outcome.symbols, depth);
-  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const offset = input.offset;
   const page = takePage(flat, {
     offset,
-    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    limit: input.head_limit ?? null,
     defaultLimit: Infinity,
     budgetChars: ctx.config.maxOutputChars,
   }, entrySize);
@@ -151,7 +152,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
-export const outlineTool: Tool = {
+export const outlineTool: Tool<OutlineInput> = {
   name: "outline",
   title: "Outline a source file",
   description: "The symbols of one source file from its syntax tree (tree-sitter), nested, in " +

@@ -2,7 +2,7 @@
  * read_file: numbered lines of a text file, or an image block (docs/tools.md "read_file").
  * The line pass is lib/read/line_scan.ts, image sniffing lib/read/image_type.ts.
  */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { fileArgument, readOnlyAnnotations } from "./tool_support.ts";
 import { WorkspaceError } from "../workspace/workspace.ts";
 import { recordFileRead } from "../edits/record_read.ts";
@@ -26,7 +26,9 @@ const inputSchema = {
   },
   required: [],
   additionalProperties: false,
-};
+} as const;
+
+export type ReadFileInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -45,17 +47,17 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function run(input: ReadFileInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const input = fileArgument(args, "read");
+  const named = fileArgument(input, "read");
   let rel: string;
   let opened: { file: Deno.FsFile; size: number; mtimeMs: number; abs: string };
   try {
-    rel = ws.resolve(input).rel;
+    rel = ws.resolve(named).rel;
     opened = await ws.openFile(rel);
   } catch (error) {
     if (error instanceof WorkspaceError && error.reason === "is-a-directory") {
-      throw new ToolError(`Cannot read "${input}": it is a folder; use list_dir`);
+      throw new ToolError(`Cannot read "${named}": it is a folder; use list_dir`);
     }
     throw error;
   }
@@ -84,7 +86,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     }
     await file.seek(0, Deno.SeekMode.Start);
     const source = { read: (p: Uint8Array) => file.read(p), rewind: () => file.seek(0, 0) };
-    const page = await numberedPage(source, { rel, size }, args, ctx);
+    const page = await numberedPage(source, { rel, size }, input, ctx);
     // With --write the session remembers what was read (read before write, docs/tools.md).
     const edits = ctx.session.edits;
     if (edits !== null) {
@@ -106,23 +108,23 @@ export interface LineSource extends LineReader {
 }
 
 /**
- * The read_file page of a text source: numbered lines from `args.offset` (negative counts from
- * the end) for `args.limit` lines under the read budget, the next-offset hint, and ToolError for
+ * The read_file page of a text source: numbered lines from `window.offset` (negative counts
+ * from the end) for `window.limit` lines under the read budget, the next-offset hint, and ToolError for
  * a binary source or an offset past the end. git_show shows file content at a revision with it.
  */
 export async function numberedPage(
   source: LineSource,
   file: { rel: string; size: number },
-  args: Record<string, unknown>,
+  window: { readonly offset?: number; readonly limit?: number },
   ctx: ToolContext,
 ): Promise<ToolResult> {
   const { rel, size } = file;
-  const explicit = typeof args.limit === "number";
-  const count = explicit ? args.limit as number : DEFAULT_LIMIT;
+  const explicit = window.limit !== undefined;
+  const count = window.limit ?? DEFAULT_LIMIT;
   const budget = explicit || ctx.config.maxReadChars === 0
     ? HARD_CAP_CHARS
     : Math.min(ctx.config.maxReadChars, HARD_CAP_CHARS);
-  let offset = typeof args.offset === "number" ? args.offset : 1;
+  let offset = window.offset ?? 1;
   if (offset < 0) {
     const counted = await scanLines(source, { start: Infinity, count: 0, budget: 0 }, ctx.signal);
     if (counted.firstNul >= 0) throw binaryError(rel, size, counted);
@@ -170,7 +172,7 @@ function binaryError(rel: string, size: number, scan: LineScan): ToolError {
   );
 }
 
-export const readFileTool: Tool = {
+export const readFileTool: Tool<ReadFileInput> = {
   name: "read_file",
   title: "Read a file",
   description: "Read a text file as numbered lines (cat -n style: line number, tab, text), " +

@@ -1,6 +1,11 @@
 /** What the symbol tools share: the candidate files of a scope, name checks, parse refusals. */
 import { type ToolContext, ToolError } from "./tool.ts";
-import { searchFailure, type SearchScope, searchScope } from "./tool_support.ts";
+import {
+  type ScopeArguments,
+  searchFailure,
+  type SearchScope,
+  searchScope,
+} from "./tool_support.ts";
 import { candidateFiles, type NameMatch } from "../symbols/candidates.ts";
 import { languageNames, languageOf } from "../symbols/languages.ts";
 
@@ -11,7 +16,7 @@ import { languageNames, languageOf } from "../symbols/languages.ts";
  */
 export async function symbolCandidates(
   ctx: ToolContext,
-  args: Record<string, unknown>,
+  args: ScopeArguments,
   query: { name: string; match: NameMatch; ignoreCase: boolean },
 ): Promise<{ scope: SearchScope; candidates: string[] }> {
   const scope = await searchScope(ctx.workspace, args);

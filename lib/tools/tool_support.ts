@@ -11,8 +11,8 @@ export function readOnlyAnnotations(title: string): ToolAnnotations {
 }
 
 /** Root-relative path of `input` (default: the root); throws WorkspaceError when refused. */
-export function resolvePath(ws: Workspace, input: unknown): string {
-  return ws.resolve(typeof input === "string" ? input : "").rel;
+export function resolvePath(ws: Workspace, input: string | undefined): string {
+  return ws.resolve(input ?? "").rel;
 }
 
 /**
@@ -20,21 +20,19 @@ export function resolvePath(ws: Workspace, input: unknown): string {
  * `file_path`). `first` is the name the tool documents first, for the messages.
  */
 export function fileArgument(
-  args: Record<string, unknown>,
+  input: { readonly path?: string; readonly file_path?: string },
   verb: string,
   first: "path" | "file_path" = "path",
 ): string {
-  const hasPath = typeof args.path === "string";
-  const hasFilePath = typeof args.file_path === "string";
-  if (hasPath === hasFilePath) {
-    const second = first === "path" ? "file_path" : "path";
-    throw new ToolError(
-      hasPath
-        ? `Give only one of ${first} and ${second}, not both`
-        : `Missing file: give ${first} (or ${second}) of the file to ${verb}`,
-    );
-  }
-  return (hasPath ? args.path : args.file_path) as string;
+  const { path, file_path } = input;
+  if (path !== undefined && file_path === undefined) return path;
+  if (path === undefined && file_path !== undefined) return file_path;
+  const second = first === "path" ? "file_path" : "path";
+  throw new ToolError(
+    path !== undefined
+      ? `Give only one of ${first} and ${second}, not both`
+      : `Missing file: give ${first} (or ${second}) of the file to ${verb}`,
+  );
 }
 
 /** Where a search looks: grep's and the symbol tools' `path`, `glob` and `type`. */
@@ -49,13 +47,17 @@ export interface SearchScope {
   typeGlobs: string[];
 }
 
+/** The scope arguments of grep and the symbol tools. */
+export interface ScopeArguments {
+  readonly path?: string;
+  readonly glob?: string;
+  readonly type?: string;
+}
+
 /** The scope of `path`, `glob` and `type`; ToolError (or WorkspaceError) for the model to fix. */
-export async function searchScope(
-  ws: Workspace,
-  args: Record<string, unknown>,
-): Promise<SearchScope> {
+export async function searchScope(ws: Workspace, args: ScopeArguments): Promise<SearchScope> {
   const globs: string[] = [];
-  if (typeof args.glob === "string" && args.glob !== "") {
+  if (args.glob !== undefined && args.glob !== "") {
     try {
       compileGlob(args.glob);
     } catch (error) {
@@ -64,7 +66,7 @@ export async function searchScope(
     globs.push(args.glob);
   }
   let typeGlobs: string[] = [];
-  if (typeof args.type === "string") {
+  if (args.type !== undefined) {
     const globsOfType = FILE_TYPES[args.type];
     if (globsOfType === undefined || !Object.hasOwn(FILE_TYPES, args.type)) {
       throw new ToolError(
@@ -136,9 +138,15 @@ export function hintLine(remaining: string, nextOffset: number, note = ""): stri
  * One page of a listing (glob's files, list_dir's entries): the text lines with the next-page
  * hint, and `{[key]: items, total, offset, next_offset?, truncated}`.
  */
+/** The paging arguments of a listing: `offset` (a schema default) and `head_limit`. */
+export interface PageArguments {
+  readonly offset: number;
+  readonly head_limit?: number;
+}
+
 export function listPage(
   items: string[],
-  args: Record<string, unknown>,
+  args: PageArguments,
   options: {
     ctx: ToolContext;
     key: string;
@@ -151,7 +159,7 @@ export function listPage(
     extra?: Record<string, unknown>;
   },
 ): ToolResult {
-  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const offset = args.offset;
   const page = takePage(items, pageRequest(offset, args, options), lineSize);
   const lines = [...page.items];
   if (options.note !== undefined) lines.push(options.note);
@@ -174,12 +182,12 @@ export function listPage(
 /** The page request of a listing call (`head_limit`, else the default limit and the budget). */
 export function pageRequest(
   offset: number,
-  args: Record<string, unknown>,
+  args: { readonly head_limit?: number },
   options: { ctx: ToolContext; defaultLimit: number },
 ): PageRequest {
   return {
     offset,
-    limit: typeof args.head_limit === "number" ? args.head_limit : null,
+    limit: args.head_limit ?? null,
     defaultLimit: options.defaultLimit,
     budgetChars: options.ctx.config.maxOutputChars,
   };

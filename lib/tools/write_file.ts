@@ -1,5 +1,5 @@
 /** write_file: create or replace a whole file, Claude Code's Write (docs/tools.md "write_file"). */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { budgetDiff } from "../edits/diff.ts";
 import { EditRefusal, writeFile } from "../edits/operations.ts";
 import { diffBudget, editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
@@ -17,7 +17,9 @@ const inputSchema = {
   },
   required: ["content"],
   additionalProperties: false,
-};
+} as const;
+
+export type WriteFileInput = InputOf<typeof inputSchema>;
 
 const outputSchema = {
   type: "object",
@@ -32,14 +34,13 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function run(input: WriteFileInput, ctx: ToolContext): Promise<ToolResult> {
   const edits = editSessionOf(ctx);
-  const input = targetPath(args, "write");
   let outcome;
   try {
     outcome = await writeFile(ctx.workspace, edits, {
-      input,
-      content: args.content as string,
+      input: targetPath(input, "write"),
+      content: input.content,
     }, { maxBytes: ctx.config.maxReadBytes });
   } catch (error) {
     if (error instanceof EditRefusal) throw new ToolError(error.message);
@@ -63,7 +64,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   return { content: [{ type: "text", text }], structuredContent: structured };
 }
 
-export const writeFileTool: Tool = {
+export const writeFileTool: Tool<WriteFileInput> = {
   name: "write_file",
   title: "Write a file",
   description: "Write content to a file: create it (with missing parent folders inside the " +

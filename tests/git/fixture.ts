@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { detectGit } from "../../lib/git/availability.ts";
 import { GitRunner } from "../../lib/git/runner.ts";
 import { type Config, defaultConfig } from "../../lib/config.ts";
-import type { ToolContext } from "../../lib/tools/tool.ts";
+import type { CallContext } from "../../lib/tools/tool.ts";
 import { Session } from "../../lib/tools/session.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import type { Harness } from "../tools/helpers.ts";
@@ -145,7 +145,7 @@ export async function gitHarness(repo: Repo, config: Partial<Config> = {}): Prom
   const found = detectGit(repo.root, { enabled: true });
   assert.ok(found.ok, found.ok ? "" : found.reason);
   const controller = new AbortController();
-  const ctx: ToolContext = {
+  const ctx: CallContext = {
     signal: controller.signal,
     progress: () => {},
     workspace: ws,

@@ -2,14 +2,14 @@
 import { SearchIndex } from "../../lib/index/service.ts";
 import type { IndexStatus } from "../../lib/index/protocol.ts";
 import { grepTool } from "../../lib/tools/grep.ts";
-import type { ToolContext } from "../../lib/tools/tool.ts";
+import type { CallContext } from "../../lib/tools/tool.ts";
 import { Session } from "../../lib/tools/session.ts";
 import { call, type Harness, harness, text } from "../tools/helpers.ts";
 
 export interface IndexHarness extends Harness {
   index: SearchIndex;
   /** The same context without the index (full scans). */
-  scanCtx: ToolContext;
+  scanCtx: CallContext;
 }
 
 export async function indexHarness(

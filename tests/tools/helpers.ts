@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import Ajv from "ajv";
 import { type Config, defaultConfig } from "../../lib/config.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
-import type { Tool, ToolContext, ToolResult } from "../../lib/tools/tool.ts";
+import type { CallContext, Tool, ToolResult } from "../../lib/tools/tool.ts";
 import { invokeTool } from "../../lib/features/tools.ts";
 import { type Tree, writeTree } from "../helpers/fixture.ts";
 import { Session } from "../../lib/tools/session.ts";
@@ -18,7 +18,7 @@ export async function makeTree(files: Tree): Promise<string> {
 export interface Harness {
   root: string;
   ws: Workspace;
-  ctx: ToolContext;
+  ctx: CallContext;
   progress: number[];
   controller: AbortController;
 }
@@ -35,7 +35,7 @@ export async function harness(
   });
   const controller = new AbortController();
   const progress: number[] = [];
-  const ctx: ToolContext = {
+  const ctx: CallContext = {
     signal: controller.signal,
     progress: (n) => progress.push(n),
     workspace: ws,
