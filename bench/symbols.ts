@@ -127,10 +127,11 @@ for (const { name, note } of NAMES) {
     if (found.error) {
       throw new Error(`find_symbol failed: ${found.error}`);
     }
-    const symbols = found.structured.symbols as Array<{ path: string; line: number; kind: string }>;
+    // Entries are `path:line-end_line: kind name` strings.
+    const symbols = found.structured.symbols as string[];
     definitions = `${symbols.length}: ${
       symbols.slice(0, 3).map((s) =>
-        `${s.path}:${s.line} ${s.kind}`
+        s.replace(/-\d+: (\S+) .*$/, " $1")
       ).join(", ")
     }${symbols.length > 3 ? ", ..." : ""}`;
     grepMs.push(grep.ms);

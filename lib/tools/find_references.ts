@@ -40,20 +40,12 @@ export type FindReferencesInput = InputOf<typeof inputSchema>;
 const outputSchema = {
   type: "object",
   properties: {
-    references: {
+    lines: {
       type: "array",
-      description: "Lines where the name occurs in code, by path then line",
-      items: {
-        type: "object",
-        properties: {
-          path: { type: "string", description: "Workspace-relative path" },
-          line: { type: "integer", description: "Line (1-based)" },
-          column: { type: "integer", description: "Column of the first occurrence (1-based)" },
-          text: { type: "string", description: "The line" },
-          definition: { type: "boolean", description: "The name is defined on this line" },
-        },
-        required: ["path", "line", "column", "text", "definition"],
-      },
+      items: { type: "string" },
+      description: "The page like `rg --column`: references `path:line:column:text` (column of " +
+        "the first occurrence, 1-based), definitions ending in `  [definition]`, context " +
+        "`path-line-text`, `--` between groups",
     },
     total: { type: "integer", description: "Reference lines in the whole scope" },
     total_files: { type: "integer", description: "Files with references" },
@@ -62,7 +54,7 @@ const outputSchema = {
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
     truncated: { type: "boolean", description: "More references follow" },
   },
-  required: ["references", "total", "total_files", "skipped", "offset", "truncated"],
+  required: ["lines", "total", "total_files", "skipped", "offset", "truncated"],
   additionalProperties: false,
 };
 
@@ -84,11 +76,20 @@ function matchLine(e: Entry): string {
   return `${e.path}:${e.line}:${e.text}${e.definition ? DEFINITION_MARK : ""}`;
 }
 
+/** A reference as structuredContent carries it: the text line with its column (`rg --column`). */
+function columnLine(e: Entry): string {
+  return `${e.path}:${e.line}:${e.column}:${e.text}${e.definition ? DEFINITION_MARK : ""}`;
+}
+
 /**
  * The page as grep's content mode shows it: `path:N:text` for references, `path-N-text` for
  * context, `--` between groups that are not adjacent (only with context, as grep does).
  */
-function render(items: readonly Held[], context: number): string[] {
+function render(
+  items: readonly Held[],
+  context: number,
+  reference: (e: Entry) => string = matchLine,
+): string[] {
   const out: string[] = [];
   const refs = new Set(items.map((h) => `${h.entry.path}\0${h.entry.line}`));
   let lastPath = "";
@@ -102,7 +103,7 @@ function render(items: readonly Held[], context: number): string[] {
     for (let n = from; n < entry.line; n++) {
       if (lines[n] !== undefined) out.push(`${entry.path}-${n}-${lines[n]}`);
     }
-    if (entry.line > shownUpTo) out.push(matchLine(entry));
+    if (entry.line > shownUpTo) out.push(reference(entry));
     let to = entry.line;
     for (let n = entry.line + 1; n <= entry.line + context; n++) {
       if (lines[n] === undefined || refs.has(`${entry.path}\0${n}`)) break;
@@ -118,12 +119,16 @@ function render(items: readonly Held[], context: number): string[] {
 function sizeOf(context: number) {
   return (h: Held): { text: number; json: number } => {
     let text = matchLine(h.entry).length + 1;
+    // The structured lines are the text lines, each reference with its column, JSON-quoted.
+    let json = JSON.stringify(columnLine(h.entry)).length + 1;
     for (let n = h.entry.line - context; n <= h.entry.line + context; n++) {
       if (n !== h.entry.line && h.lines[n] !== undefined) {
-        text += h.entry.path.length + h.lines[n].length + 8;
+        const line = `${h.entry.path}-${n}-${h.lines[n]}`;
+        text += line.length + 1;
+        json += JSON.stringify(line).length + 1;
       }
     }
-    return { text, json: JSON.stringify(h.entry).length + 1 };
+    return { text, json };
   };
 }
 
@@ -191,7 +196,7 @@ async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolRe
     );
   }
   const structured: Record<string, unknown> = {
-    references: page.items.map((h) => h.entry),
+    lines: render(page.items, context, columnLine),
     total: held.length,
     total_files: totalFiles,
     skipped,

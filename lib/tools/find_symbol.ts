@@ -37,19 +37,9 @@ const outputSchema = {
   properties: {
     symbols: {
       type: "array",
-      description: "Definitions, by path then line",
-      items: {
-        type: "object",
-        properties: {
-          path: { type: "string", description: "Workspace-relative path" },
-          line: { type: "integer", description: "Line of the name (1-based)" },
-          end_line: { type: "integer", description: "Last line of the definition" },
-          kind: { type: "string", enum: [...SYMBOL_KINDS], description: "Symbol kind" },
-          name: { type: "string", description: "Symbol name" },
-          container: { type: "string", description: "Enclosing class/namespace/struct/type" },
-        },
-        required: ["path", "line", "end_line", "kind", "name"],
-      },
+      items: { type: "string" },
+      description: "Definitions by path then line, one string each: " +
+        "`path:line-end_line: kind name`, plus `  (in Container)` when nested",
     },
     total: { type: "integer", description: "Definitions found in the whole scope" },
     files_parsed: { type: "integer", description: "Candidate files whose syntax was read" },
@@ -112,8 +102,15 @@ function textLine(f: Found): string {
   return `${f.path}:${f.line}: ${f.kind} ${f.name}${f.container ? `  (in ${f.container})` : ""}`;
 }
 
+/** The structured form of a definition: the text line with the definition's last line. */
+function structuredLine(f: Found): string {
+  return `${f.path}:${f.line}-${f.end_line}: ${f.kind} ${f.name}${
+    f.container ? `  (in ${f.container})` : ""
+  }`;
+}
+
 function entrySize(f: Found): { text: number; json: number } {
-  return { text: textLine(f).length + 1, json: JSON.stringify(f).length + 1 };
+  return { text: textLine(f).length + 1, json: JSON.stringify(structuredLine(f)).length + 1 };
 }
 
 async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult> {
@@ -171,7 +168,7 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     );
   }
   const structured: Record<string, unknown> = {
-    symbols: page.items,
+    symbols: page.items.map(structuredLine),
     total: found.length,
     files_parsed: candidates.length - skipped,
     skipped,

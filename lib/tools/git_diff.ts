@@ -7,7 +7,7 @@ import { type NumstatEntry, numstatLine, parseNumstat } from "../git/numstat.ts"
 import { pathArgs } from "../git/pathspec.ts";
 import { resolveCommits, resolveRevision } from "../git/revision.ts";
 import type { GitRunner } from "../git/runner.ts";
-import { capNote, takePage } from "../search/paging.ts";
+import { capNote, lineSize, takePage } from "../search/paging.ts";
 
 /** Options of every command that prints a diff: no external programs, no repository order file. */
 export const DIFF_OPTIONS = [
@@ -55,24 +55,16 @@ const inputSchema = {
 
 export type GitDiffInput = InputOf<typeof inputSchema>;
 
-const fileSchema = {
-  type: "object",
-  properties: {
-    path: { type: "string", description: "Workspace-relative path" },
-    added: { type: "integer", description: "Lines added (absent for binary files)" },
-    deleted: { type: "integer", description: "Lines deleted (absent for binary files)" },
-    from: { type: "string", description: "Old path of a rename" },
-    binary: { type: "boolean", description: "Binary file" },
-  },
-  required: ["path"],
-  additionalProperties: false,
-};
-
 const outputSchema = {
   type: "object",
   properties: {
     lines: { type: "array", items: { type: "string" }, description: "Unified diff lines" },
-    files: { type: "array", items: fileSchema, description: "Per-file counts (stat_only)" },
+    files: {
+      type: "array",
+      items: { type: "string" },
+      description: "stat_only: one `git diff --numstat` line per file, " +
+        "`added<TAB>deleted<TAB>path` (`-<TAB>-` for a binary file, `old => new` for a rename)",
+    },
     total: { type: "integer", description: "All lines (or files)" },
     offset: { type: "integer", description: "First line (or file) shown" },
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
@@ -113,7 +105,7 @@ async function command(
 }
 
 function fileSize(entry: NumstatEntry): { text: number; json: number } {
-  return { text: numstatLine(entry).length + 1, json: JSON.stringify(entry).length + 1 };
+  return lineSize(numstatLine(entry));
 }
 
 function statPage(
@@ -128,13 +120,14 @@ function statPage(
     defaultLimit: Infinity,
     budgetChars: ctx.config.maxOutputChars,
   }, fileSize);
-  const lines = page.items.map(numstatLine);
+  const files = page.items.map(numstatLine);
+  const lines = [...files];
   if (page.nextOffset !== undefined) {
     const remaining = `${entries.length - page.nextOffset} more files`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
   }
   if (lines.length === 0) lines.push(entries.length > 0 ? "No more files" : "No changes");
-  const structured: Record<string, unknown> = { files: page.items, total: entries.length, offset };
+  const structured: Record<string, unknown> = { files, total: entries.length, offset };
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
   structured.truncated = page.nextOffset !== undefined;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };

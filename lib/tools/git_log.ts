@@ -6,7 +6,7 @@ import { pathArgs } from "../git/pathspec.ts";
 import { resolveRevision } from "../git/revision.ts";
 import { GitError } from "../git/runner.ts";
 import { LOG_FORMAT, type LogEntry, logLine, parseLog } from "../git/log_format.ts";
-import { capNote, takePage } from "../search/paging.ts";
+import { capNote, lineSize, takePage } from "../search/paging.ts";
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
@@ -35,24 +35,15 @@ const inputSchema = {
 
 export type GitLogInput = InputOf<typeof inputSchema>;
 
-const commitSchema = {
-  type: "object",
-  properties: {
-    commit: { type: "string", description: "Full commit id" },
-    parents: { type: "array", items: { type: "string" }, description: "Parent commit ids" },
-    author: { type: "string", description: "Author name" },
-    email: { type: "string", description: "Author email" },
-    date: { type: "string", description: "Author date, ISO 8601" },
-    subject: { type: "string", description: "First line of the message" },
-  },
-  required: ["commit", "parents", "author", "email", "date", "subject"],
-  additionalProperties: false,
-};
-
 const outputSchema = {
   type: "object",
   properties: {
-    commits: { type: "array", items: commitSchema, description: "Commits, newest first" },
+    commits: {
+      type: "array",
+      items: { type: "string" },
+      description: "Commits newest first, as the text shows them: " +
+        "`<short id> <author date YYYY-MM-DD> <author> <subject>`",
+    },
     offset: { type: "integer", description: "Commits skipped before this page" },
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
     truncated: { type: "boolean", description: "More commits follow" },
@@ -70,16 +61,8 @@ function text(input: GitLogInput, key: "author" | "grep" | "since" | "until"): s
   return value;
 }
 
-function structuredCommit(entry: LogEntry): Record<string, unknown> {
-  const { short: _short, ...rest } = entry;
-  return rest;
-}
-
 function entrySize(entry: LogEntry): { text: number; json: number } {
-  return {
-    text: logLine(entry).length + 1,
-    json: JSON.stringify(structuredCommit(entry)).length + 1,
-  };
+  return lineSize(logLine(entry));
 }
 
 async function run(input: GitLogInput, ctx: ToolContext): Promise<ToolResult> {
@@ -132,11 +115,12 @@ async function run(input: GitLogInput, ctx: ToolContext): Promise<ToolResult> {
   }, entrySize);
   const shown = page.items;
   const more = page.nextOffset !== undefined;
-  const lines = shown.map(logLine);
+  const commits = shown.map(logLine);
+  const lines = [...commits];
   const next = offset + shown.length;
   if (more) lines.push(hintLine("more commits", next, capNote(page.cutBy)));
   if (fetched.length === 0) lines.push(offset > 0 ? "No more commits" : "No commits found");
-  const structured: Record<string, unknown> = { commits: shown.map(structuredCommit), offset };
+  const structured: Record<string, unknown> = { commits, offset };
   if (more) structured.next_offset = next;
   structured.truncated = more;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };

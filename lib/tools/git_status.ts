@@ -4,7 +4,7 @@ import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { CAPPED_LINE, optionalGitPath, wholeFields, withGit } from "./git_support.ts";
 import { pathArgs } from "../git/pathspec.ts";
 import { parseStatus, type StatusEntry, statusHeader, statusLine } from "../git/status.ts";
-import { capNote, takePage } from "../search/paging.ts";
+import { capNote, lineSize, takePage } from "../search/paging.ts";
 
 const DEFAULT_LIMIT = 1000;
 
@@ -35,17 +35,9 @@ const outputSchema = {
     behind: { type: "integer", description: "Commits behind upstream" },
     entries: {
       type: "array",
-      description: "Changed files as git status --short shows them",
-      items: {
-        type: "object",
-        properties: {
-          path: { type: "string", description: "Workspace-relative path" },
-          status: { type: "string", description: 'Two letters: "M ", " M", "A ", "??", "UU"...' },
-          from: { type: "string", description: "Old path of a rename or copy" },
-        },
-        required: ["path", "status"],
-        additionalProperties: false,
-      },
+      items: { type: "string" },
+      description: "Changed files as `git status --short` shows them: `XY path`, or " +
+        '`XY from -> path` for a rename or copy (XY: "M ", " M", "A ", "??", "UU"...)',
     },
     total: { type: "integer", description: "All entries" },
     offset: { type: "integer", description: "First entry shown" },
@@ -58,7 +50,7 @@ const outputSchema = {
 };
 
 function entrySize(entry: StatusEntry): { text: number; json: number } {
-  return { text: statusLine(entry).length + 1, json: JSON.stringify(entry).length + 1 };
+  return lineSize(statusLine(entry));
 }
 
 async function run(input: GitStatusInput, ctx: ToolContext): Promise<ToolResult> {
@@ -90,7 +82,7 @@ async function run(input: GitStatusInput, ctx: ToolContext): Promise<ToolResult>
   if (info.upstream !== null) structured.upstream = info.upstream;
   if (info.ahead !== null) structured.ahead = info.ahead;
   if (info.behind !== null) structured.behind = info.behind;
-  structured.entries = page.items;
+  structured.entries = page.items.map(statusLine);
   structured.total = info.entries.length;
   structured.offset = offset;
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;

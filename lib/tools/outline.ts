@@ -2,10 +2,9 @@
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { fileArgument, hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { parseRefusal, supportedLanguage } from "./symbol_scope.ts";
-import { capNote, takePage } from "../search/paging.ts";
+import { capNote, lineSize, takePage } from "../search/paging.ts";
 import { languageOf } from "../symbols/languages.ts";
 import { type FlatSymbol, flattenSymbols, outlineLine } from "../symbols/outline_lines.ts";
-import { SYMBOL_KINDS } from "../symbols/types.ts";
 
 const inputSchema = {
   type: "object",
@@ -34,19 +33,10 @@ const outputSchema = {
     partial: { type: "boolean", description: "The file has syntax errors: symbols may be missing" },
     symbols: {
       type: "array",
-      description: "The page's symbols, nested: {kind, name, start_line, end_line, children?}",
-      items: {
-        type: "object",
-        properties: {
-          kind: { type: "string", enum: [...SYMBOL_KINDS], description: "Symbol kind" },
-          name: { type: "string", description: "Symbol name" },
-          start_line: { type: "integer", description: "First line (1-based)" },
-          end_line: { type: "integer", description: "Last line" },
-          container: { type: "string", description: "Enclosing symbol not on this page" },
-          children: { type: "array", items: { type: "object" }, description: "Nested symbols" },
-        },
-        required: ["kind", "name", "start_line", "end_line"],
-      },
+      items: { type: "string" },
+      description: "The page's symbols as the text shows them: `<start>-<end> <kind> <name>`, " +
+        "indented two spaces per nesting level; `  (in Container)` when the parent is on an " +
+        "earlier page",
     },
     total: { type: "integer", description: "Symbols in the outline (at the depth asked)" },
     offset: { type: "integer", description: "First symbol shown (pre-order index)" },
@@ -57,43 +47,28 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-interface OutlineEntry {
-  kind: string;
-  name: string;
-  start_line: number;
-  end_line: number;
-  container?: string;
-  children?: OutlineEntry[];
-}
-
-/** The page's symbols nested again; one whose parent is not on the page names its container. */
-function nest(items: readonly FlatSymbol[]): OutlineEntry[] {
-  const roots: OutlineEntry[] = [];
-  const stack: Array<{ depth: number; entry: OutlineEntry }> = [];
-  for (const { depth, symbol } of items) {
-    const entry: OutlineEntry = {
-      kind: symbol.kind,
-      name: symbol.name,
-      start_line: symbol.start_line,
-      end_line: symbol.end_line,
-    };
-    while (stack.length > 0 && stack[stack.length - 1].depth >= depth) stack.pop();
-    const parent = stack[stack.length - 1];
-    if (parent !== undefined && parent.depth === depth - 1) {
-      (parent.entry.children ??= []).push(entry);
-    } else {
-      if (symbol.container !== undefined) entry.container = symbol.container;
-      roots.push(entry);
-    }
-    stack.push({ depth, entry });
-  }
-  return roots;
+/**
+ * The page's lines. A symbol whose parent is not on the page (a page that starts inside a class)
+ * names its container, as find_symbol does: `  6-6 field side  (in Square)`.
+ */
+function pageLines(items: readonly FlatSymbol[]): string[] {
+  let shallowest = Infinity;
+  return items.map((flat) => {
+    const orphan = flat.depth > 0 && flat.depth <= shallowest;
+    shallowest = Math.min(shallowest, flat.depth);
+    const container = flat.symbol.container;
+    return orphan && container !== undefined
+      ? `${outlineLine(flat)}  (in ${container})`
+      : outlineLine(flat);
+  });
 }
 
 function entrySize(flat: FlatSymbol): { text: number; json: number } {
-  const s = flat.symbol;
-  const json = 60 + s.kind.length + s.name.length * 1.2 + (s.container?.length ?? 0) + 20;
-  return { text: outlineLine(flat).length + 1, json: Math.ceil(json) };
+  // Counted as if every nested symbol named its container: a page never outgrows the budget.
+  const container = flat.depth > 0 ? flat.symbol.container : undefined;
+  return lineSize(
+    container === undefined ? outlineLine(flat) : `${outlineLine(flat)}  (in ${container})`,
+  );
 }
 
 async function run(input: OutlineInput, ctx: ToolContext): Promise<ToolResult> {
@@ -127,7 +102,8 @@ async function run(input: OutlineInput, ctx: ToolContext): Promise<ToolResult> {
     defaultLimit: Infinity,
     budgetChars: ctx.config.maxOutputChars,
   }, entrySize);
-  const lines = page.items.map(outlineLine);
+  const shown = pageLines(page.items);
+  const lines = [...shown];
   if (page.nextOffset !== undefined) {
     const remaining = `${flat.length - page.nextOffset} more symbols`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
@@ -143,7 +119,7 @@ async function run(input: OutlineInput, ctx: ToolContext): Promise<ToolResult> {
     path: rel,
     language,
     partial: outcome.partial,
-    symbols: nest(page.items),
+    symbols: shown,
     total: flat.length,
     offset,
   };

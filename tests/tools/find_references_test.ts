@@ -38,20 +38,14 @@ toolTest(
     const s = result.structuredContent!;
     assert.equal(s.total, 6);
     assert.equal(s.total_files, 2);
-    assert.deepEqual((s.references as unknown[])[0], {
-      path: "src/count.ts",
-      line: 2,
-      column: 12,
-      text: "export let count = 0;",
-      definition: true,
-    });
-    assert.deepEqual((s.references as Array<{ column: number }>).map((r) => r.column), [
-      12,
-      17,
-      3,
-      13,
-      6,
-      7,
+    // structuredContent: the text lines with the column of each reference (rg --column).
+    assert.deepEqual(s.lines, [
+      "src/count.ts:2:12:export let count = 0;  [definition]",
+      "src/count.ts:4:17:const counter = count + 1; // recount",
+      "src/count.ts:6:3:  count += 1;",
+      "src/count.ts:7:13:  return `${count}`.length + count;",
+      "src/use.py:1:6:from count import count",
+      "src/use.py:4:7:print(count, 'count')",
     ]);
   },
 );
@@ -110,6 +104,22 @@ toolTest("find_references: -C shows context like grep, with -- between groups", 
       "a.go-13-}",
     ].join("\n"),
   );
+  // The context lines are in structuredContent too: it is all a host shows the model.
+  const lines = result.structuredContent?.lines as string[];
+  assert.deepEqual(lines.filter((l) => !/^a\.go:\d+:/.test(l)), [
+    "a.go-2-",
+    "a.go-4-",
+    "a.go-5-func one() {",
+    "a.go-7-}",
+    "--",
+    "a.go-11-",
+    "a.go-13-}",
+  ]);
+  assert.deepEqual(lines.filter((l) => /^a\.go:\d+:/.test(l)), [
+    "a.go:3:6:func Target() {}  [definition]",
+    "a.go:6:2:\tTarget()",
+    "a.go:12:2:\tTarget()",
+  ]);
 });
 
 toolTest("find_references: macro bodies count, their strings and comments do not", {

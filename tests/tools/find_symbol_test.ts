@@ -39,13 +39,7 @@ toolTest(
     const result = await call(findSymbolTool, { name: "engine_start" }, h);
     assert.equal(text(result), "src/engine.c:7: function engine_start");
     assert.deepEqual(result.structuredContent, {
-      symbols: [{
-        path: "src/engine.c",
-        line: 7,
-        end_line: 10,
-        kind: "function",
-        name: "engine_start",
-      }],
+      symbols: ["src/engine.c:7-10: function engine_start"],
       total: 1,
       files_parsed: 2,
       skipped: 0,
