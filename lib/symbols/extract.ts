@@ -1,6 +1,10 @@
 /**
- * Definitions from a syntax tree: a walk over the containers (file, namespaces, class bodies...)
- * driven by per-language rules keyed by node type. Runs in the parser worker.
+ * Definitions from a syntax tree: a walk over the containers (file, namespaces, class bodies,
+ * function bodies...) driven by per-language rules keyed by node type. Where no rule applies, the
+ * walk goes on into the node's children (a callback's body, an `if` block, an ERROR node), so a
+ * definition is found at any depth; one inside an anonymous function belongs to the nearest named
+ * enclosing symbol, or to the file. A subtree whose text holds none of the language's definition
+ * tokens (`function`, `class`, `def`...) is not entered. Runs in the parser worker.
  */
 import type { Node } from "web-tree-sitter";
 import type { CodeSymbol, SymbolKind } from "./types.ts";
@@ -41,23 +45,93 @@ export type Step = Def | Into;
 export type Rule = (node: Node, at: At) => Step[] | null;
 export type Rules = Readonly<Record<string, Rule>>;
 
-const MAX_DEPTH = 48;
+/** How the walk goes on below nodes no rule claims (or whose rule returns null). */
+export interface Descent {
+  /**
+   * Every definition the rules report outside a type body holds one of these tokens in its text
+   * (a global regex); a subtree without one is not entered. Absent: every subtree is entered.
+   */
+  hints?: RegExp;
+  /** Anonymous functions (arrow functions, lambdas): inside them the scope is "function". */
+  functions: ReadonlySet<string>;
+  /** Nodes never entered: C function bodies (cut out of the parse), strings, comments. */
+  opaque: ReadonlySet<string>;
+}
 
-/** The symbols of a tree, nested, in source order. */
-export function extractSymbols(root: Node, rules: Rules): CodeSymbol[] {
+/** A language's rules and how its walk descends. */
+export interface LanguageRules {
+  rules: Rules;
+  descent: Descent;
+}
+
+/** Deep enough for real code (a definition 40 blocks down); bounded against hostile input. */
+const MAX_DEPTH = 160;
+
+/** The symbols of a tree, nested, in source order; `text` is the source that was parsed. */
+export function extractSymbols(root: Node, language: LanguageRules, text: string): CodeSymbol[] {
   const out: CodeSymbol[] = [];
-  walk(root, { scope: "top" }, rules, out, 0);
+  new Extraction(language, text).walk(root, { scope: "top" }, out, 0);
   return out;
 }
 
-function walk(container: Node, at: At, rules: Rules, out: CodeSymbol[], depth: number): void {
-  if (depth > MAX_DEPTH) return;
-  for (const child of container.namedChildren) {
-    if (child === null) continue;
-    const rule = rules[child.type];
-    if (rule === undefined) continue;
-    const steps = rule(child, at);
-    if (steps === null) continue;
+/** One walk over one tree. */
+class Extraction {
+  readonly #rules: Rules;
+  readonly #descent: Descent;
+  /** Sorted UTF-16 offsets where a hint token starts (null: no hints, enter everything). */
+  readonly #hints: number[] | null;
+
+  constructor(language: LanguageRules, text: string) {
+    this.#rules = language.rules;
+    this.#descent = language.descent;
+    const pattern = language.descent.hints;
+    if (pattern === undefined) this.#hints = null;
+    else {
+      const at: number[] = [];
+      pattern.lastIndex = 0;
+      for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) at.push(m.index);
+      this.#hints = at;
+    }
+  }
+
+  /** True when a hint token starts within [start, end). */
+  #mayDefine(start: number, end: number): boolean {
+    const hints = this.#hints;
+    if (hints === null) return true;
+    let lo = 0;
+    let hi = hints.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (hints[mid] < start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < hints.length && hints[lo] < end;
+  }
+
+  /** Walks on below a node no rule claimed, when something may be defined in it. */
+  #descend(node: Node, at: At, out: CodeSymbol[], depth: number): void {
+    const descent = this.#descent;
+    if (node.namedChildCount === 0 || descent.opaque.has(node.type)) return;
+    if (!this.#mayDefine(node.startIndex, node.endIndex)) return;
+    const scope = descent.functions.has(node.type) ? "function" : at.scope;
+    this.walk(node, scope === at.scope ? at : { scope, container: at.container }, out, depth + 1);
+  }
+
+  walk(container: Node, at: At, out: CodeSymbol[], depth: number): void {
+    if (depth > MAX_DEPTH) return;
+    for (const child of container.namedChildren) {
+      if (child === null) continue;
+      const rule = this.#rules[child.type];
+      const steps = rule === undefined ? null : rule(child, at);
+      if (steps === null) {
+        this.#descend(child, at, out, depth);
+        continue;
+      }
+      this.#apply(steps, at, out, depth);
+    }
+  }
+
+  #apply(steps: readonly Step[], at: At, out: CodeSymbol[], depth: number): void {
     for (const step of steps) {
       if ("into" in step) {
         if (step.into === null) continue;
@@ -65,7 +139,7 @@ function walk(container: Node, at: At, rules: Rules, out: CodeSymbol[], depth: n
           scope: step.scope ?? at.scope,
           container: step.container ?? at.container,
         };
-        walk(step.into, next, rules, out, depth + 1);
+        this.walk(step.into, next, out, depth + 1);
         continue;
       }
       const name = step.name ?? step.nameNode.text;
@@ -85,7 +159,7 @@ function walk(container: Node, at: At, rules: Rules, out: CodeSymbol[], depth: n
         const children: CodeSymbol[] = [];
         const inner: At = { scope: step.scope ?? "type", container: name };
         for (const body of step.bodies) {
-          if (body !== null) walk(body, inner, rules, children, depth + 1);
+          if (body !== null) this.walk(body, inner, children, depth + 1);
         }
         if (children.length > 0) symbol.children = children;
       }

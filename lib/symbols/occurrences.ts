@@ -64,16 +64,27 @@ export interface Found {
   column: number;
 }
 
-/** Occurrences of `name` as an identifier (or in a macro body's code). */
+/**
+ * Occurrences of `name` as an identifier (or in a macro body's code). `blanked`: sorted [start,
+ * end) spans of `text` the parser saw as spaces (attribute-like macro calls, c_heads.ts), whose
+ * words are code.
+ */
 export function findOccurrences(
   root: Node,
   text: string,
   name: string,
   kinds: { identifiers: ReadonlySet<string>; opaque: ReadonlySet<string> },
+  blanked: ReadonlyArray<readonly [number, number]> = [],
 ): Found[] {
   const out: Found[] = [];
+  let span = 0;
   for (const at of wordOffsets(text, name)) {
     const end = at + name.length;
+    while (span < blanked.length && blanked[span][1] <= at) span++;
+    if (span < blanked.length && blanked[span][0] <= at) {
+      out.push(positionOf(text, at));
+      continue;
+    }
     const node = root.descendantForIndex(at, end);
     if (node === null) continue;
     if (node.startIndex === at && node.endIndex === end && kinds.identifiers.has(node.type)) {

@@ -14,6 +14,7 @@ import { type LanguageId, languageOf } from "./languages.ts";
 import { definitionSites, findOccurrences } from "./occurrences.ts";
 import { IDENTIFIER_TYPES, OPAQUE_CODE_TYPES, RULES } from "./rules.ts";
 import { skipFunctionBodies } from "./skip_bodies.ts";
+import { blankAttributeMacros } from "./c_heads.ts";
 import type {
   FromParser,
   ParsedFile,
@@ -109,8 +110,10 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
     return { path, ok: false, reason: "unreadable" };
   }
   if (bytes.indexOf(0) >= 0) return { path, ok: false, reason: "binary", size };
-  const full = utf8.decode(bytes);
+  const source = utf8.decode(bytes);
   const cFamily = language.id === "c" || language.id === "cpp";
+  const blanked = cFamily ? blankAttributeMacros(source) : { text: source, spans: [] };
+  const full = blanked.text;
   const text = message.skipBodies === true && message.references === undefined && cFamily
     ? skipFunctionBodies(full)
     : full;
@@ -120,7 +123,7 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   if (tree === null) return { path, ok: false, reason: "unreadable" };
   try {
     const root = tree.rootNode;
-    const symbols = extractSymbols(root, RULES[language.id]);
+    const symbols = extractSymbols(root, RULES[language.id], text);
     const result: ParsedFile = {
       path,
       ok: true,
@@ -133,14 +136,14 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
     const wanted = message.references;
     if (wanted !== undefined) {
       const defs = definitionSites(symbols, wanted.name);
-      const found = findOccurrences(root, text, wanted.name, KINDS);
+      const found = findOccurrences(root, source, wanted.name, KINDS, blanked.spans);
       const references: Reference[] = found.map((o) => {
         const line = o.row + 1;
         const column = o.column + 1;
         return [line, column, defs.has(`${line}:${column}`)];
       });
       result.references = references;
-      if (references.length > 0) result.lines = linesAround(text, references, wanted.context);
+      if (references.length > 0) result.lines = linesAround(source, references, wanted.context);
     }
     return result;
   } finally {

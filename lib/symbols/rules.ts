@@ -1,25 +1,25 @@
 /** The definition rules of each language, and the node types that are identifiers in code. */
-import type { Rules } from "./extract.ts";
+import type { LanguageRules } from "./extract.ts";
 import type { LanguageId } from "./languages.ts";
-import { C_RULES, CPP_RULES } from "./rules_c_family.ts";
-import { JS_RULES, TS_RULES } from "./rules_ecmascript.ts";
-import { GO_RULES } from "./rules_go.ts";
-import { JAVA_RULES } from "./rules_java.ts";
-import { PYTHON_RULES } from "./rules_python.ts";
-import { RUBY_RULES } from "./rules_ruby.ts";
-import { RUST_RULES } from "./rules_rust.ts";
+import { C_LANGUAGE, CPP_LANGUAGE } from "./rules_c_family.ts";
+import { JS_LANGUAGE, TS_LANGUAGE } from "./rules_ecmascript.ts";
+import { GO_LANGUAGE } from "./rules_go.ts";
+import { JAVA_LANGUAGE } from "./rules_java.ts";
+import { PYTHON_LANGUAGE } from "./rules_python.ts";
+import { RUBY_LANGUAGE } from "./rules_ruby.ts";
+import { RUST_LANGUAGE } from "./rules_rust.ts";
 
-export const RULES: Readonly<Record<LanguageId, Rules>> = {
-  c: C_RULES,
-  cpp: CPP_RULES,
-  typescript: TS_RULES,
-  tsx: TS_RULES,
-  javascript: JS_RULES,
-  python: PYTHON_RULES,
-  go: GO_RULES,
-  rust: RUST_RULES,
-  java: JAVA_RULES,
-  ruby: RUBY_RULES,
+export const RULES: Readonly<Record<LanguageId, LanguageRules>> = {
+  c: C_LANGUAGE,
+  cpp: CPP_LANGUAGE,
+  typescript: TS_LANGUAGE,
+  tsx: TS_LANGUAGE,
+  javascript: JS_LANGUAGE,
+  python: PYTHON_LANGUAGE,
+  go: GO_LANGUAGE,
+  rust: RUST_LANGUAGE,
+  java: JAVA_LANGUAGE,
+  ruby: RUBY_LANGUAGE,
 };
 
 /**

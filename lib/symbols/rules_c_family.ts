@@ -1,6 +1,14 @@
 /** C and C++ definitions (tree-sitter-c, tree-sitter-cpp). */
 import type { Node } from "web-tree-sitter";
-import { type At, def, field, fields, type Rules, type Step } from "./extract.ts";
+import {
+  type At,
+  def,
+  field,
+  fields,
+  type LanguageRules,
+  type Rules,
+  type Step,
+} from "./extract.ts";
 import type { SymbolKind } from "./types.ts";
 
 const DECLARATOR_WRAPPERS = new Set([
@@ -119,6 +127,29 @@ function functionDefinition(node: Node, at: At, cpp: boolean): Step[] {
   return def(method ? "method" : "function", nameNode, node, container ? { container } : {});
 }
 
+/**
+ * A function head the parser could not place, followed by its body: `static __always_inline
+ * __alloc_size(1) void *kmalloc(size_t size, gfp_t flags) {` parses as an ERROR node (holding the
+ * storage class, the attribute-like macros read as declarators, and the real declarator last)
+ * then a compound statement. The function is the last declarator that declares one.
+ */
+function headBeforeBody(node: Node, at: At): Step[] | null {
+  if (at.scope === "function") return null;
+  const body = node.nextNamedSibling;
+  if (body?.type !== "compound_statement" || body.startIndex < node.endIndex) return null;
+  const children = node.namedChildren;
+  for (let i = children.length - 1; i >= 0; i--) {
+    const child = children[i];
+    if (child === null || !DECLARATOR_WRAPPERS.has(child.type)) continue;
+    if (!declaresFunction(child)) return null;
+    const name = declaratorName(child);
+    if (name === null) return null;
+    const { nameNode, container } = splitQualified(name);
+    return def("function", nameNode, node, { end: body, ...(container ? { container } : {}) });
+  }
+  return null;
+}
+
 /** `int a = 1, *b;` at file level: variables (not prototypes, not `extern`), plus tagged types. */
 function declaration(node: Node, at: At): Step[] {
   const out = tagged(field(node, "type"), at);
@@ -171,6 +202,7 @@ function cRules(cpp: boolean): Rules {
     enumerator: (n) => def("constant", field(n, "name"), n),
     preproc_def: (n) => def("macro", field(n, "name"), n),
     preproc_function_def: (n) => def("macro", field(n, "name"), n),
+    ERROR: headBeforeBody,
     preproc_if: into,
     preproc_ifdef: into,
     preproc_else: into,
@@ -211,6 +243,27 @@ function cRules(cpp: boolean): Rules {
 
 export const C_RULES: Rules = cRules(false);
 export const CPP_RULES: Rules = cRules(true);
+
+/**
+ * Where no rule applies (an ERROR node around a definition the parser could not place, a
+ * `friend` declaration) the walk goes on; function bodies, strings and comments are never
+ * entered (the definitions these tools report in C and C++ are outside function bodies).
+ */
+const C_DESCENT = {
+  functions: new Set(["lambda_expression"]),
+  opaque: new Set([
+    "compound_statement",
+    "string_literal",
+    "raw_string_literal",
+    "concatenated_string",
+    "char_literal",
+    "comment",
+    "preproc_arg",
+  ]),
+};
+
+export const C_LANGUAGE: LanguageRules = { rules: C_RULES, descent: C_DESCENT };
+export const CPP_LANGUAGE: LanguageRules = { rules: CPP_RULES, descent: C_DESCENT };
 
 /** Code hidden from the parser: a macro's body is one `preproc_arg` token (scanned by text). */
 export const C_OPAQUE_CODE: ReadonlySet<string> = new Set(["preproc_arg"]);

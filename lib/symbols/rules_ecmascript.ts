@@ -1,6 +1,14 @@
 /** TypeScript, TSX and JavaScript (incl. JSX) definitions (tree-sitter-typescript/-javascript). */
 import type { Node } from "web-tree-sitter";
-import { type At, def, field, type Rules, type Step } from "./extract.ts";
+import {
+  type At,
+  def,
+  type Descent,
+  field,
+  type LanguageRules,
+  type Rules,
+  type Step,
+} from "./extract.ts";
 
 const FUNCTION_VALUES = new Set([
   "arrow_function",
@@ -19,7 +27,10 @@ function classDeclaration(n: Node): Step[] {
   return def("class", field(n, "name"), n, { bodies: [field(n, "body")], scope: "type" });
 }
 
-/** `const a = 1, f = () => {}`: constants/variables at file level, functions anywhere. */
+/**
+ * `const a = 1, f = () => {}`: constants/variables at file level, functions and classes anywhere;
+ * what a variable's value defines (a callback's functions) is the variable's.
+ */
 function lexical(n: Node, at: At): Step[] {
   const constant = n.type === "lexical_declaration" && n.child(0)?.type === "const";
   const out: Step[] = [];
@@ -29,22 +40,28 @@ function lexical(n: Node, at: At): Step[] {
     if (name === null || name.type !== "identifier") continue; // destructuring: no one name
     const value = field(d, "value");
     if (value !== null && FUNCTION_VALUES.has(value.type)) {
-      out.push(...def("function", name, n, { bodies: [field(value, "body")], scope: "function" }));
+      // The whole value: an arrow function's body may be an expression (`() => class X {}`).
+      out.push(...def("function", name, n, { bodies: [value], scope: "function" }));
     } else if (value !== null && value.type === "class") {
       out.push(...def("class", name, n, { bodies: [field(value, "body")], scope: "type" }));
     } else if (at.scope === "top") {
-      out.push(...def(constant ? "constant" : "variable", name, n));
-    }
+      out.push(...def(constant ? "constant" : "variable", name, n, {
+        bodies: [value],
+        scope: "function",
+      }));
+    } else if (value !== null) out.push({ into: value, scope: "function" });
   }
   return out;
 }
 
-function member(kind: "method" | "field") {
+/** A class or interface member; a method's body and a field's value may define more. */
+function member(kind: "method" | "field", inner: "body" | "value" | null = null) {
   return (n: Node, at: At): Step[] | null => {
     if (at.scope !== "type") return null;
     const name = field(n, "name");
     if (name === null || name.type === "computed_property_name") return null;
-    return def(kind, name, n);
+    const body = inner === null ? null : field(n, inner);
+    return def(kind, name, n, body === null ? {} : { bodies: [body], scope: "function" });
   };
 }
 
@@ -62,14 +79,22 @@ export const JS_RULES: Rules = {
   function_declaration: functionDeclaration,
   generator_function_declaration: functionDeclaration,
   class_declaration: classDeclaration,
+  // Named class and function expressions (`new (class A {...})()`, `x.only = function only()
+  // {...}`, a named callback); anonymous ones are walked through.
+  class: (n) => field(n, "name") === null ? null : classDeclaration(n),
+  function_expression: (n) => field(n, "name") === null ? null : functionDeclaration(n),
+  function: (n) => field(n, "name") === null ? null : functionDeclaration(n),
+  generator_function: (n) => field(n, "name") === null ? null : functionDeclaration(n),
   lexical_declaration: lexical,
   variable_declaration: lexical,
   export_statement: (n) => [{ into: n }],
-  method_definition: member("method"),
+  method_definition: member("method", "body"),
   field_definition: (n, at) => {
     if (at.scope !== "type") return null;
     const name = field(n, "property");
-    return name === null || name.type === "computed_property_name" ? null : def("field", name, n);
+    if (name === null || name.type === "computed_property_name") return null;
+    const value = field(n, "value");
+    return def("field", name, n, value === null ? {} : { bodies: [value], scope: "function" });
   },
   class_body: into,
 };
@@ -77,7 +102,7 @@ export const JS_RULES: Rules = {
 export const TS_RULES: Rules = {
   ...JS_RULES,
   abstract_class_declaration: classDeclaration,
-  public_field_definition: member("field"),
+  public_field_definition: member("field", "value"),
   abstract_method_signature: member("method"),
   interface_declaration: (n) =>
     def("interface", field(n, "name"), n, { bodies: [field(n, "body")], scope: "type" }),
@@ -102,3 +127,16 @@ export const TS_RULES: Rules = {
     return inner?.type === "internal_module" ? [{ into: n }] : null;
   },
 };
+
+/**
+ * Below statements no rule claims (a test callback, an `if` block, a call's arguments): entered
+ * when their text holds a token every such definition needs.
+ */
+const DESCENT: Descent = {
+  hints: /\b(?:function|class|interface|type|enum|namespace|module)\b|=>/g,
+  functions: new Set(["arrow_function", "function_expression", "function", "generator_function"]),
+  opaque: new Set(["string", "template_string", "comment", "regex"]),
+};
+
+export const JS_LANGUAGE: LanguageRules = { rules: JS_RULES, descent: DESCENT };
+export const TS_LANGUAGE: LanguageRules = { rules: TS_RULES, descent: DESCENT };

@@ -1,8 +1,21 @@
 /** Go definitions (tree-sitter-go). */
 import type { Node } from "web-tree-sitter";
-import { def, field, fields, type Rules, type Step } from "./extract.ts";
+import {
+  type At,
+  def,
+  field,
+  fields,
+  type LanguageRules,
+  type Rules,
+  type Step,
+} from "./extract.ts";
 
 const into: (n: Node) => Step[] = (n) => [{ into: n }];
+
+/** Constants and variables are definitions outside function bodies only. */
+function outsideFunctions(n: Node, at: At): Step[] | null {
+  return at.scope === "function" ? null : into(n);
+}
 
 /** The receiver's type name: `(s *Server)` -> "Server", `(l List[T])` -> "List". */
 function receiverType(n: Node): string | undefined {
@@ -34,10 +47,15 @@ function names(kind: "constant" | "variable" | "field") {
 }
 
 export const GO_RULES: Rules = {
-  function_declaration: (n) => def("function", field(n, "name"), n),
+  function_declaration: (n) =>
+    def("function", field(n, "name"), n, { bodies: [field(n, "body")], scope: "function" }),
   method_declaration: (n) => {
     const container = receiverType(n);
-    return def("method", field(n, "name"), n, container === undefined ? {} : { container });
+    return def("method", field(n, "name"), n, {
+      bodies: [field(n, "body")],
+      scope: "function",
+      ...(container === undefined ? {} : { container }),
+    });
   },
   type_declaration: into,
   type_spec: typeSpec,
@@ -45,9 +63,19 @@ export const GO_RULES: Rules = {
   field_declaration: names("field"),
   method_elem: (n) => def("method", field(n, "name"), n),
   method_spec: (n) => def("method", field(n, "name"), n),
-  const_declaration: into,
+  const_declaration: outsideFunctions,
   const_spec: names("constant"),
-  var_declaration: into,
+  var_declaration: outsideFunctions,
   var_spec_list: into,
   var_spec: names("variable"),
+};
+
+/** Below rule-less nodes of a function body: types declared there (`type point struct{...}`). */
+export const GO_LANGUAGE: LanguageRules = {
+  rules: GO_RULES,
+  descent: {
+    hints: /\btype\b/g,
+    functions: new Set(["func_literal"]),
+    opaque: new Set(["interpreted_string_literal", "raw_string_literal", "comment"]),
+  },
 };

@@ -1,6 +1,6 @@
 /** Java definitions (tree-sitter-java). */
 import type { Node } from "web-tree-sitter";
-import { def, field, type Rules, type Step } from "./extract.ts";
+import { def, field, type LanguageRules, type Rules, type Step } from "./extract.ts";
 
 function type(kind: "class" | "interface" | "enum") {
   return (n: Node): Step[] => def(kind, field(n, "name"), n, { bodies: [field(n, "body")] });
@@ -21,9 +21,23 @@ export const JAVA_RULES: Rules = {
   enum_declaration: type("enum"),
   enum_constant: (n) => def("constant", field(n, "name"), n),
   enum_body_declarations: (n) => [{ into: n }],
-  method_declaration: (n) => def("method", field(n, "name"), n),
-  constructor_declaration: (n) => def("method", field(n, "name"), n),
+  method_declaration: (n) =>
+    def("method", field(n, "name"), n, { bodies: [field(n, "body")], scope: "function" }),
+  constructor_declaration: (n) =>
+    def("method", field(n, "name"), n, { bodies: [field(n, "body")], scope: "function" }),
   annotation_type_element_declaration: (n) => def("method", field(n, "name"), n),
   field_declaration: declarators("field"),
   constant_declaration: declarators("constant"),
+};
+
+/**
+ * Below rule-less nodes: local classes and records, and anonymous classes' methods (`new X() {
+ * public void run() {} }`: no keyword marks them, so every subtree is entered).
+ */
+export const JAVA_LANGUAGE: LanguageRules = {
+  rules: JAVA_RULES,
+  descent: {
+    functions: new Set(["lambda_expression"]),
+    opaque: new Set(["string_literal", "line_comment", "block_comment"]),
+  },
 };

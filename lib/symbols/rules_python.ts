@@ -1,16 +1,22 @@
 /** Python definitions (tree-sitter-python). */
 import type { Node } from "web-tree-sitter";
-import { type At, def, field, type Rules, type Step } from "./extract.ts";
+import { type At, def, field, type LanguageRules, type Rules, type Step } from "./extract.ts";
 
 const into: (n: Node) => Step[] = (n) => [{ into: n }];
 
-/** `X = 1` at module level (constant when ALL_CAPS) or in a class body (a field). */
+/**
+ * `X = 1` at module level (constant when ALL_CAPS) or in a class body (a field); `f = lambda:
+ * ...` anywhere is a function.
+ */
 function assignment(n: Node, at: At): Step[] | null {
-  if (at.scope === "function") return null;
   const a = n.namedChildren[0];
   if (a === null || a === undefined || a.type !== "assignment") return null;
   const left = field(a, "left");
   if (left === null || left.type !== "identifier") return null;
+  if (field(a, "right")?.type === "lambda") {
+    return def(at.scope === "type" ? "method" : "function", left, n);
+  }
+  if (at.scope === "function") return null;
   if (at.scope === "type") return def("field", left, n);
   return def(/^[A-Z][A-Z0-9_]*$/.test(left.text) ? "constant" : "variable", left, n);
 }
@@ -26,6 +32,11 @@ function classDefinition(n: Node, span: Node = n): Step[] {
   return def("class", field(n, "name"), span, { bodies: [field(n, "body")], scope: "type" });
 }
 
+/** Compound statements at module or class level: their assignments are definitions too. */
+function compound(n: Node, at: At): Step[] | null {
+  return at.scope === "function" ? null : into(n);
+}
+
 export const PYTHON_RULES: Rules = {
   function_definition: (n, at) => functionDefinition(n, at),
   class_definition: (n) => classDefinition(n),
@@ -37,12 +48,22 @@ export const PYTHON_RULES: Rules = {
     return null;
   },
   expression_statement: assignment,
-  // Definitions under `if TYPE_CHECKING:` / `try: ... except ImportError:` at module level.
-  if_statement: (n, at) => at.scope === "function" ? null : into(n),
-  elif_clause: into,
-  else_clause: into,
-  try_statement: (n, at) => at.scope === "function" ? null : into(n),
-  except_clause: into,
-  finally_clause: into,
-  block: into,
+  // Definitions under `if TYPE_CHECKING:` / `try: ... except ImportError:` at module level
+  // (in a function body the walk descends into them where a `def` or `class` may be).
+  if_statement: compound,
+  elif_clause: compound,
+  else_clause: compound,
+  try_statement: compound,
+  except_clause: compound,
+  finally_clause: compound,
+  block: compound,
+};
+
+export const PYTHON_LANGUAGE: LanguageRules = {
+  rules: PYTHON_RULES,
+  descent: {
+    hints: /\b(?:def|class|lambda)\b/g,
+    functions: new Set(["lambda"]),
+    opaque: new Set(["string", "comment"]),
+  },
 };

@@ -1,6 +1,6 @@
 /** Rust definitions (tree-sitter-rust). */
 import type { Node } from "web-tree-sitter";
-import { type At, def, field, type Rules, type Step } from "./extract.ts";
+import { type At, def, field, type LanguageRules, type Rules, type Step } from "./extract.ts";
 
 /** `impl<T> Trait for Foo<T>` -> "Foo". */
 function typeName(type: Node | null): string | undefined {
@@ -15,7 +15,10 @@ function typeName(type: Node | null): string | undefined {
 }
 
 function fn(n: Node, at: At): Step[] {
-  return def(at.scope === "type" ? "method" : "function", field(n, "name"), n);
+  return def(at.scope === "type" ? "method" : "function", field(n, "name"), n, {
+    bodies: [field(n, "body")],
+    scope: "function",
+  });
 }
 
 export const RUST_RULES: Rules = {
@@ -31,9 +34,19 @@ export const RUST_RULES: Rules = {
     n,
   ) => [{ into: field(n, "body"), scope: "type", container: typeName(field(n, "type")) }],
   mod_item: (n) => def("module", field(n, "name"), n, { bodies: [field(n, "body")], scope: "top" }),
-  const_item: (n) => def("constant", field(n, "name"), n),
-  static_item: (n) => def("variable", field(n, "name"), n),
+  const_item: (n, at) => at.scope === "function" ? null : def("constant", field(n, "name"), n),
+  static_item: (n, at) => at.scope === "function" ? null : def("variable", field(n, "name"), n),
   type_item: (n) => def("type", field(n, "name"), n),
   associated_type: (n) => def("type", field(n, "name"), n),
   macro_definition: (n) => def("macro", field(n, "name"), n),
+};
+
+/** Below rule-less nodes of a function body: nested items (`fn helper()`, local structs...). */
+export const RUST_LANGUAGE: LanguageRules = {
+  rules: RUST_RULES,
+  descent: {
+    hints: /\b(?:fn|struct|enum|union|trait|impl|mod|type|macro_rules)\b/g,
+    functions: new Set(["closure_expression"]),
+    opaque: new Set(["string_literal", "raw_string_literal", "line_comment", "block_comment"]),
+  },
 };

@@ -118,6 +118,7 @@ outlineTest(
       32-34 method constructor
       35-37 method area
       38-41 method describe
+        39-39 function helper
     44-49 function makeWidget
       45-47 function inner
     51-51 function arrow
