@@ -21,10 +21,16 @@ export function initializeMethod(
     capabilities,
     serverInfo: { name: info.name, version: info.version },
   });
-  return { beforeInit: true, anyParams: true, opensSession: true, handle: () => answer };
+  return {
+    beforeInit: true,
+    anyParams: true,
+    opensSession: true,
+    instant: true,
+    handle: () => answer,
+  };
 }
 
-export const pingMethod: MethodSpec = { beforeInit: true, handle: () => "{}" };
+export const pingMethod: MethodSpec = { beforeInit: true, instant: true, handle: () => "{}" };
 
 /** initialize and ping, advertising the capabilities of the catalog's features. */
 export function coreMethods(info: ServerInfo): MethodTable {

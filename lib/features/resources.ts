@@ -24,6 +24,7 @@ export function resourceMethods(provider: ResourceProvider): Map<string, MethodS
 
   const templates: MethodSpec = {
     beforeInit: false,
+    instant: true,
     handle(params) {
       if (params?.cursor !== undefined) throw RpcError.invalidParams("Invalid cursor");
       return JSON.stringify({ resourceTemplates: provider.templates() });

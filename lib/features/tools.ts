@@ -40,6 +40,7 @@ export function toolMethods(deps: ToolDeps): Map<string, MethodSpec> {
 
   const list: MethodSpec = {
     beforeInit: false,
+    instant: true,
     handle(params) {
       if (params?.cursor !== undefined) throw RpcError.invalidParams("Invalid cursor");
       return listAnswer;

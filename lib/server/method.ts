@@ -20,6 +20,11 @@ export interface MethodSpec {
   /** Answering it opens the session (the lifecycle gate): initialize. */
   opensSession?: boolean;
   /**
+   * Answered synchronously without I/O (initialize, ping, the one-page lists): never waits
+   * behind the in-flight limit, so it is answered at once even while the server is full.
+   */
+  instant?: boolean;
+  /**
    * Checks params synchronously (throwing RpcError), then answers with the result as JSON text,
    * at once or later. Answers given synchronously leave in arrival order.
    */

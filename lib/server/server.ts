@@ -15,7 +15,7 @@ import {
 import { type LineEvent, LineSplitter } from "../jsonrpc/line_reader.ts";
 import { decodeMessage, type Id, idKey } from "../jsonrpc/message.ts";
 import { log } from "../log.ts";
-import type { MethodTable, Params } from "./method.ts";
+import type { MethodSpec, MethodTable, Params } from "./method.ts";
 import { type ByteSink, Output } from "./output.ts";
 import { noProgress, ProgressReporter, progressTokenOf } from "./progress.ts";
 
@@ -28,12 +28,16 @@ export interface ByteSource {
 /** Bytes read from the input at a time. */
 const READ_SIZE = 256 * 1024;
 /**
- * Back-pressure (README.md, "Limits"): no new request is taken while this much output waits for
- * a client that does not read, or while this many requests are in flight; reading resumes once
- * the output is down to a quarter and a request has finished.
+ * Back-pressure (docs/protocol.md, "Requests in flight"): at most MAX_IN_FLIGHT requests run at
+ * once; requests past that wait, in arrival order, among the held ones (still cancellable, and
+ * notifications are still read and acted on). Reading stops while this much output waits for a
+ * client that does not read, or while the held requests reach their bounds; it resumes once the
+ * output is down to a quarter and the held requests are below their bounds.
  */
 const OUTPUT_HIGH_CHARS = 8 * 1024 * 1024;
 const MAX_IN_FLIGHT = 16;
+const MAX_HELD = 1024;
+const MAX_HELD_CHARS = 32 * 1024 * 1024;
 
 export interface ServeOptions {
   /** The line cap: longer lines are answered `Request too large` and skipped. */
@@ -48,6 +52,18 @@ export type ServeEnd = "eof" | "output-closed" | "shutdown";
 interface InFlight {
   controller: AbortController;
   reporter: ProgressReporter | undefined;
+}
+
+/** A request waiting for a free in-flight slot (its envelope already checked). */
+interface Held {
+  id: Id;
+  key: string;
+  method: string;
+  spec: MethodSpec;
+  params: unknown;
+  chars: number;
+  /** Cancelled while waiting: skipped, never started, never answered. */
+  dropped: boolean;
 }
 
 const NOT_INITIALIZED = new RpcError(INVALID_REQUEST, "Server not initialized");
@@ -76,6 +92,9 @@ export class Server {
   #backlog: LineEvent[] | null = null;
   #initialized = false;
   #inFlight = new Map<string, InFlight>();
+  #held: Held[] = [];
+  #heldByKey = new Map<string, Held>();
+  #heldChars = 0;
   #pending = new Set<Promise<void>>();
   #output: Output | undefined;
   #wake: () => void = () => {};
@@ -123,14 +142,18 @@ export class Server {
   }
 
   #busy(): boolean {
-    return this.#output!.pendingChars > OUTPUT_HIGH_CHARS || this.#inFlight.size >= MAX_IN_FLIGHT;
+    return this.#output!.pendingChars > OUTPUT_HIGH_CHARS || this.#heldFull();
   }
 
-  /** Waits until the client has read most of what waits for it and a request slot is free. */
+  #heldFull(): boolean {
+    return this.#heldByKey.size >= MAX_HELD || this.#heldChars >= MAX_HELD_CHARS;
+  }
+
+  /** Waits until the client has read most of what waits for it and the held requests have room. */
   async #room(): Promise<void> {
     while (this.#end === undefined && this.#busy()) {
       await this.#output!.below(OUTPUT_HIGH_CHARS / 4);
-      if (this.#inFlight.size >= MAX_IN_FLIGHT) {
+      if (this.#heldFull()) {
         await Promise.race([...this.#pending, new Promise((r) => setTimeout(r, 50))]);
       }
     }
@@ -147,6 +170,10 @@ export class Server {
     this.#end = end;
     for (const entry of this.#inFlight.values()) entry.controller.abort(new Error(end));
     this.#inFlight.clear();
+    for (const held of this.#held) held.dropped = true;
+    this.#held = [];
+    this.#heldByKey.clear();
+    this.#heldChars = 0;
     this.#wake();
   }
 
@@ -236,10 +263,19 @@ export class Server {
     const id = (params as Record<string, unknown>).requestId;
     if (typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id))) return;
     const key = idKey(id);
+    const held = this.#heldByKey.get(key);
+    if (held !== undefined) {
+      // Never started: it leaves the line at once and is never answered.
+      held.dropped = true;
+      this.#heldByKey.delete(key);
+      this.#heldChars -= held.chars;
+      return;
+    }
     const entry = this.#inFlight.get(key);
     if (entry === undefined) return;
     this.#inFlight.delete(key);
     entry.controller.abort(new Error("cancelled by the client"));
+    this.#startHeld();
   }
 
   #request(id: Id, method: string, params: unknown, text: string): void {
@@ -247,7 +283,9 @@ export class Server {
       return this.#hold({ kind: "line", text });
     }
     const key = idKey(id);
-    if (this.#inFlight.has(key)) return this.#send(encodeError(id, DUPLICATE_ID));
+    if (this.#inFlight.has(key) || this.#heldByKey.has(key)) {
+      return this.#send(encodeError(id, DUPLICATE_ID));
+    }
     const spec = this.#methods.get(method);
     if (spec === undefined) {
       return this.#send(
@@ -261,6 +299,31 @@ export class Server {
     ) {
       return this.#send(encodeError(id, PARAMS_NOT_OBJECT));
     }
+    if (
+      spec.instant !== true && (this.#inFlight.size >= MAX_IN_FLIGHT || this.#heldByKey.size > 0)
+    ) {
+      const held: Held = { id, key, method, spec, params, chars: text.length, dropped: false };
+      this.#held.push(held);
+      this.#heldByKey.set(key, held);
+      this.#heldChars += held.chars;
+      return;
+    }
+    this.#start(id, key, method, spec, params);
+  }
+
+  /** Starts held requests, in arrival order, while in-flight slots are free. */
+  #startHeld(): void {
+    while (this.#held.length > 0 && this.#inFlight.size < MAX_IN_FLIGHT) {
+      const held = this.#held.shift()!;
+      if (held.dropped) continue;
+      this.#heldByKey.delete(held.key);
+      this.#heldChars -= held.chars;
+      this.#start(held.id, held.key, held.method, held.spec, held.params);
+    }
+    if (this.#held.length > 0 && this.#heldByKey.size === 0) this.#held = [];
+  }
+
+  #start(id: Id, key: string, method: string, spec: MethodSpec, params: unknown): void {
     const token = progressTokenOf(params);
     const reporter = token === undefined
       ? undefined
@@ -288,7 +351,10 @@ export class Server {
           this.#settle(key, entry, encodeError(id, this.#wireError(error, method)));
         } else entry.reporter?.finish();
       },
-    ).finally(() => this.#pending.delete(done));
+    ).finally(() => {
+      this.#pending.delete(done);
+      this.#startHeld();
+    });
     this.#pending.add(done);
   }
 

@@ -375,6 +375,39 @@ Deno.test("cancellation: notifications/cancelled aborts the work and suppresses 
   assert.deepEqual(await session.close(), []);
 });
 
+Deno.test("in flight: requests past the in-flight limit wait in arrival order, and a cancelled one never starts", async () => {
+  const { provider, gates } = gatedProvider();
+  const session = new MemorySession(testMethods({ resources: provider }));
+  const list = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"resources/list"}`;
+  const ids = Array.from({ length: 20 }, (_, i) => 100 + i);
+  await session.send(INIT, ...ids.map(list));
+  assert.deepEqual(await session.read(1), [INIT_ANSWER]);
+  assert.equal(gates.length, 16, "sixteen run, the others wait");
+  // While full: a cancellation of a waiting request is acted on, a duplicate of it is refused,
+  // and ping is answered at once.
+  await session.send(
+    '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":117}}',
+    list(118),
+    PING(5),
+  );
+  assert.deepEqual(await session.read(2), [
+    '{"jsonrpc":"2.0","id":118,"error":{"code":-32600,"message":"Duplicate request id"}}',
+    '{"jsonrpc":"2.0","id":5,"result":{}}',
+  ]);
+  gates[0].release();
+  gates[1].release();
+  assert.deepEqual(await session.read(2), [
+    '{"jsonrpc":"2.0","id":100,"result":{"resources":[]}}',
+    '{"jsonrpc":"2.0","id":101,"result":{"resources":[]}}',
+  ]);
+  assert.equal(gates.length, 18, "the next two waiting requests started, in arrival order");
+  for (const gate of gates.slice(2)) gate.release();
+  await new Promise((r) => setTimeout(r, 10));
+  for (const gate of gates.slice(18)) gate.release();
+  const rest = (await session.close()).map((line) => JSON.parse(line).id);
+  assert.deepEqual(rest, ids.slice(2).filter((id) => id !== 117));
+});
+
 Deno.test("lifecycle: EOF lets in-flight requests finish and their answers flush", async () => {
   const { provider, gates } = gatedProvider();
   const session = new MemorySession(testMethods({ resources: provider }));

@@ -1,0 +1,192 @@
+/**
+ * Cancellation frees the server (docs/protocol.md, "Cancellation"): after a client cancels a storm
+ * of heavy calls, an ordinary call answers within its normal time plus one second, and the
+ * process's memory is back near where it was before the storm (RSS read from outside, with ps).
+ */
+
+import assert from "node:assert/strict";
+import { makeTree } from "../helpers/fixture.ts";
+import { INIT } from "../helpers/memory_session.ts";
+import { rssKiB } from "../helpers/proc.ts";
+import { ServerProcess } from "./harness.ts";
+
+/** A runaway pattern: nested counted repetitions backtrack for minutes on every line of slow.txt. */
+const RUNAWAY = "(a{1,20}){1,20}$";
+
+/** 240 files of 400 matching lines each (~6 MiB): an unlimited content grep has work to do. */
+function stormTree(): Record<string, string> {
+  const tree: Record<string, string> = {
+    "slow.txt": ("a".repeat(34) + "!\n").repeat(4),
+    "small.txt": "one needle here\n",
+  };
+  const line = "let value_name = other_value + third_value; // needle in a haystack line\n";
+  for (let i = 0; i < 240; i++) tree[`src/d${i % 12}/f${i}.ts`] = line.repeat(400);
+  return tree;
+}
+
+function call(id: number, name: string, args: Record<string, unknown>): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args },
+  });
+}
+
+function cancel(id: number): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: id },
+  });
+}
+
+const ORDINARY_GREP = { pattern: "needle", path: "small.txt", output_mode: "count" };
+const SMALL_READ = { path: "small.txt" };
+
+/** Milliseconds for one ordinary grep and one small read_file, each answered correctly. */
+async function ordinary(server: ServerProcess, id: number): Promise<[number, number]> {
+  let t = performance.now();
+  const grep = await server.request(id, "tools/call", { name: "grep", arguments: ORDINARY_GREP });
+  const grepMs = performance.now() - t;
+  const counts = (grep.result as { structuredContent: { counts: string[] } }).structuredContent
+    .counts;
+  assert.deepEqual(counts, ["small.txt:1"]);
+  t = performance.now();
+  const read = await server.request(id + 1, "tools/call", {
+    name: "read_file",
+    arguments: SMALL_READ,
+  });
+  const readMs = performance.now() - t;
+  assert.match((read.result as { content: { text: string }[] }).content[0].text, /needle/);
+  return [grepMs, readMs];
+}
+
+/** The normal time of the ordinary calls: the best of three, once the process is warm. */
+async function normalTimes(server: ServerProcess, firstId: number): Promise<[number, number]> {
+  let best: [number, number] = [Infinity, Infinity];
+  for (let k = 0; k < 3; k++) {
+    const [g, r] = await ordinary(server, firstId + 2 * k);
+    best = [Math.min(best[0], g), Math.min(best[1], r)];
+  }
+  return best;
+}
+
+async function settleRss(pid: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1500));
+  return await rssKiB(pid);
+}
+
+async function withServer(fn: (server: ServerProcess) => Promise<void>): Promise<void> {
+  const t = await makeTree(stormTree());
+  // A regex timeout far beyond the test: only cancellation can stop the runaway scans.
+  const server = await ServerProcess.spawn([
+    "--root",
+    t.root,
+    "--no-index",
+    "--regex-timeout-ms",
+    "600000",
+  ]);
+  try {
+    await server.send(INIT);
+    await server.read(1);
+    await fn(server);
+    const end = await server.close();
+    assert.equal(end.code, 0);
+    assert.equal(end.lines.length, 0, `answers to cancelled calls: ${end.lines.slice(0, 3)}`);
+  } finally {
+    await server.kill();
+    await t.dispose();
+  }
+}
+
+Deno.test("cancellation: after hundreds of heavy calls are cancelled, an ordinary call answers within its normal time + 1 s", async () => {
+  await withServer(async (server) => {
+    // Warm: one unlimited content grep run to its end, so that "before" holds what one leaves.
+    await server.send(call(1, "grep", { pattern: "value", output_mode: "content", head_limit: 0 }));
+    await server.readUntil((l) => JSON.parse(l).id === 1, 60_000);
+    const [grepMs, readMs] = await normalTimes(server, 10);
+    const before = await settleRss(server.child.pid);
+    const ids: number[] = [];
+    const storm: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const id = 1000 + i;
+      ids.push(id);
+      storm.push(
+        i % 3 === 0
+          ? call(id, "grep", { pattern: RUNAWAY, output_mode: "count", head_limit: 0 })
+          : i % 3 === 1
+          ? call(id, "grep", { pattern: "value", output_mode: "content", head_limit: 0, "-C": 2 })
+          : call(id, "glob", { pattern: "**/*.ts", head_limit: 0 }),
+      );
+    }
+    await server.send(...storm);
+    await new Promise((r) => setTimeout(r, 500));
+    await server.send(...ids.map(cancel));
+    const [grepAfter, readAfter] = await ordinary(server, 20);
+    assert.ok(
+      grepAfter <= grepMs + 1000,
+      `grep took ${grepAfter.toFixed(0)} ms after the storm (normal ${grepMs.toFixed(0)} ms)`,
+    );
+    assert.ok(
+      readAfter <= readMs + 1000,
+      `read_file took ${readAfter.toFixed(0)} ms after the storm (normal ${readMs.toFixed(0)} ms)`,
+    );
+    const after = await settleRss(server.child.pid);
+    assert.ok(
+      after <= before + 64 * 1024,
+      `RSS ${after >> 10} MiB after the storm, ${before >> 10} MiB before`,
+    );
+  });
+});
+
+Deno.test("cancellation: tens of unlimited content greps cancelled shortly after sending free the server", async () => {
+  await withServer(async (server) => {
+    await server.send(call(1, "grep", { pattern: "value", output_mode: "content", head_limit: 0 }));
+    await server.readUntil((l) => JSON.parse(l).id === 1, 60_000);
+    const [grepMs, readMs] = await normalTimes(server, 10);
+    const before = await settleRss(server.child.pid);
+    for (const delay of [0, 50, 300]) {
+      const ids = Array.from({ length: 40 }, (_, i) => 2000 + delay * 100 + i);
+      await server.send(
+        ...ids.map((id) =>
+          call(id, "grep", { pattern: "[a-z]+_[a-z]+", output_mode: "content", head_limit: 0 })
+        ),
+      );
+      await new Promise((r) => setTimeout(r, delay));
+      await server.send(...ids.map(cancel));
+      const [grepAfter, readAfter] = await ordinary(server, 30 + delay);
+      assert.ok(
+        grepAfter <= grepMs + 1000 && readAfter <= readMs + 1000,
+        `after cancelling at ${delay} ms: grep ${grepAfter.toFixed(0)} ms, read_file ${
+          readAfter.toFixed(0)
+        } ms (normal ${grepMs.toFixed(0)} and ${readMs.toFixed(0)} ms)`,
+      );
+    }
+    const ping = await server.request(99, "ping");
+    assert.deepEqual(ping.result, {});
+    const after = await settleRss(server.child.pid);
+    assert.ok(
+      after <= before + 64 * 1024,
+      `RSS ${after >> 10} MiB after the storms, ${before >> 10} MiB before`,
+    );
+  });
+});
+
+Deno.test("cancellation: a call held behind the in-flight limit and cancelled is never answered, and ping is answered while the server is full", async () => {
+  await withServer(async (server) => {
+    const ids = Array.from({ length: 40 }, (_, i) => 500 + i);
+    await server.send(
+      ...ids.map((id) =>
+        call(id, "grep", { pattern: RUNAWAY, output_mode: "count", head_limit: 0 })
+      ),
+    );
+    const t = performance.now();
+    const ping = await server.request(7, "ping");
+    assert.deepEqual(ping.result, {});
+    assert.ok(performance.now() - t < 2000, "ping waited behind the full server");
+    await server.send(...ids.map(cancel));
+    const [grepMs] = await ordinary(server, 8);
+    assert.ok(grepMs < 5000, `grep took ${grepMs.toFixed(0)} ms after the cancellations`);
+  });
+});
