@@ -112,10 +112,24 @@ export async function unifiedDiff(
   return out.join("\n");
 }
 
+/** Lines the diff adds and removes (hunk lines; the `---`/`+++` header lines excluded). */
+export function diffCounts(diff: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  let inHunks = false;
+  for (const line of diff.split("\n")) {
+    if (line.startsWith("@@")) inHunks = true;
+    else if (!inHunks) continue;
+    else if (line.startsWith("+")) added++;
+    else if (line.startsWith("-")) removed++;
+  }
+  return { added, removed };
+}
+
 /**
  * The diff cut at a line boundary so that it stays under `budget` characters both as text and as
  * a JSON string (tabs, quotes and backslashes count twice there), with a last line saying how many
- * lines were left out; unchanged when it fits (or when `budget` is 0: no budget).
+ * lines were left out and how many the whole diff adds and removes; unchanged when it fits (or when `budget` is 0: no budget).
  */
 export function budgetDiff(diff: string, budget: number): string {
   if (budget === 0 || JSON.stringify(diff).length <= budget) return diff;
@@ -127,5 +141,8 @@ export function budgetDiff(diff: string, budget: number): string {
     size += JSON.stringify(lines[kept]).length;
     kept++;
   }
-  return `${lines.slice(0, kept).join("\n")}\n[... ${lines.length - kept} more diff lines]`;
+  const { added, removed } = diffCounts(diff);
+  return `${lines.slice(0, kept).join("\n")}\n[... ${
+    lines.length - kept
+  } more diff lines; +${added} -${removed} lines in all]`;
 }

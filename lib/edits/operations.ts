@@ -14,13 +14,13 @@ import type { Workspace } from "../workspace/workspace.ts";
 import { writeAtomic } from "./atomic_write.ts";
 import { unifiedDiff } from "./diff.ts";
 import type { EditSession } from "./edit_session.ts";
-import { sha256Hex } from "./read_tracker.ts";
-import { replaceText } from "./replace.ts";
+import { explainMiss } from "./miss.ts";
+import { type LineRange, sha256Hex } from "./read_tracker.ts";
+import { lineNumbers, replaceText } from "./replace.ts";
 import {
   decodeText,
   encodeText,
   fromPlain,
-  keepFinalNewline,
   plainInput,
   type TextForm,
   toPlain,
@@ -144,20 +144,88 @@ async function load(
   };
 }
 
-/** Read before write: the file must have been read in this session, and be unchanged since. */
-async function checkRead(edits: EditSession, target: WriteTarget, loaded: Loaded): Promise<string> {
+/**
+ * Read before write: the current version of the file must have been shown in this session, and
+ * unchanged since (its SHA-256 is what was shown). Returns that hash.
+ */
+async function checkCurrent(
+  edits: EditSession,
+  target: WriteTarget,
+  loaded: Loaded,
+  why: string,
+): Promise<string> {
   const state = edits.reads.get(target.abs);
-  if (state === undefined) {
-    throw new EditRefusal(
-      `Read ${target.rel} first: files are only changed after read_file has shown them in this session`,
-    );
-  }
+  if (state === undefined) throw new EditRefusal(`Read ${target.rel} first: ${why}`);
   const sha = await sha256Hex(loaded.bytes);
   if (sha !== state.sha256) {
     throw new EditRefusal(`${target.rel} changed since it was read; read it again`);
   }
   return sha;
 }
+
+/** "3", "3-7", "3-7, 12, 40-41, ..." */
+function rangesText(ranges: readonly LineRange[]): string {
+  const shown = ranges.slice(0, 4).map((r) =>
+    r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`
+  );
+  return ranges.length > 4 ? `${shown.join(", ")}, ...` : shown.join(", ");
+}
+
+/** Refuses when some of `spans` (the lines an edit changes) was not shown for this version. */
+function checkShown(
+  edits: EditSession,
+  target: WriteTarget,
+  spans: readonly LineRange[],
+  why: string,
+): void {
+  let missing: LineRange[] = [];
+  for (const span of spans) {
+    for (const gap of edits.reads.missing(target.abs, span)) {
+      const last = missing[missing.length - 1];
+      if (last !== undefined && last.end + 1 >= gap.start) last.end = Math.max(last.end, gap.end);
+      else missing.push({ ...gap });
+    }
+    if (missing.length > 50) break;
+  }
+  missing = missing.filter((r) => r.end >= r.start);
+  if (missing.length === 0) return;
+  const one = missing.length === 1 && missing[0].start === missing[0].end;
+  const first = missing[0];
+  const hint = missing.length === 1
+    ? ` (read_file with offset=${first.start} and limit=${first.end - first.start + 1})`
+    : "";
+  throw new EditRefusal(
+    `Read line${one ? "" : "s"} ${rangesText(missing)} of ${target.rel} first${hint}: ${why}`,
+  );
+}
+
+/** The lines (1-based, inclusive) each occurrence of `length` characters at `offsets` spans. */
+function spansOf(text: string, offsets: readonly number[], length: number): LineRange[] {
+  const ends = offsets.map((o) => o + Math.max(length, 1) - 1);
+  const all = [...offsets, ...ends].map((o, i) => ({ o, i })).sort((a, b) => a.o - b.o);
+  const numbers = lineNumbers(text, all.map((x) => x.o));
+  const line = new Array<number>(all.length);
+  all.forEach((x, k) => (line[x.i] = numbers[k]));
+  return offsets.map((_, k) => ({ start: line[k], end: line[offsets.length + k] }));
+}
+
+/** Text of file bytes as the diff shows it: no BOM, CRLF as LF in a file that is all CRLF. */
+function diffText(bytes: Uint8Array, form: TextForm): string {
+  let text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return form.crlf ? text.replaceAll("\r\n", "\n") : text;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const SHOWN_WHY =
+  "an edit may change only lines this session was shown since the file last changed";
+const WHOLE_WHY =
+  "write_file replaces the whole file, so every line of it must have been shown in this session";
 
 /** Right before the rename: the target is still the file that was checked (or still absent). */
 function stillThere(target: WriteTarget, loaded: Loaded | null): () => void {
@@ -239,7 +307,7 @@ export async function editFile(
       };
     }
     const loaded = await load(ws, target, "edit", limits);
-    await checkRead(edits, target, loaded);
+    await checkCurrent(edits, target, loaded, SHOWN_WHY);
     let plain: string;
     let replacements: number;
     if (request.oldString === "") {
@@ -253,15 +321,18 @@ export async function editFile(
       plain = plainInput(request.newString, loaded.form);
       replacements = 1;
     } else {
+      const old = plainInput(request.oldString, loaded.form);
       const outcome = replaceText(
         loaded.plain,
-        plainInput(request.oldString, loaded.form),
+        old,
         plainInput(request.newString, loaded.form),
         request.replaceAll,
       );
       if (outcome.kind === "missing") {
+        const why = explainMiss(loaded.plain, old, target.rel);
         throw new EditRefusal(
-          `old_string was not found in ${target.rel} (it must match exactly, whitespace and indentation included); ${outcome.closest}`,
+          why ??
+            `old_string was not found in ${target.rel} (it must match exactly, whitespace and indentation included); ${outcome.closest}`,
         );
       }
       if (outcome.kind === "ambiguous") {
@@ -272,14 +343,31 @@ export async function editFile(
           }${more}); add surrounding lines to make it unique, or set replace_all to change every one`,
         );
       }
-      plain = keepFinalNewline(outcome.text, loaded.form, loaded.plain);
+      checkShown(edits, target, spansOf(loaded.plain, outcome.offsets, old.length), SHOWN_WHY);
+      // The text is exactly the replacement: an old_string that ends the file decides how the
+      // new one ends (a final newline added or removed when new_string says so).
+      plain = outcome.text;
       replacements = outcome.replacements;
     }
     const bytes = encodeText(fromPlain(plain, loaded.form));
     if (bytes.length > limits.maxBytes) {
       throw tooLarge("edit", target.rel, bytes.length, limits, "the result would be");
     }
-    const diff = await unifiedDiff(target.rel, loaded.plain, plain);
+    if (sameBytes(bytes, loaded.bytes)) {
+      throw new EditRefusal(
+        `Editing ${target.rel} would change nothing on disk: ${
+          loaded.form.crlf
+            ? "old_string and new_string differ only in line endings, and the file keeps its CRLF"
+            : "the result is byte for byte the file as it is"
+        }; nothing was written`,
+      );
+    }
+    // What the answer says is computed from the bytes written.
+    const diff = await unifiedDiff(
+      target.rel,
+      diffText(loaded.bytes, loaded.form),
+      diffText(bytes, loaded.form),
+    );
     const sha256 = request.dryRun
       ? await sha256Hex(bytes)
       : await commit(ws, edits, target, bytes, loaded, "edit");
@@ -296,7 +384,8 @@ export async function editFile(
 
 /**
  * write_file: create the file (and its missing folders inside the root) or replace an existing
- * one (read before write applies; a CRLF file stays CRLF, a BOM stays).
+ * one (every line of its current version must have been shown; a CRLF file stays CRLF, a BOM
+ * stays).
  */
 export async function writeFile(
   ws: Workspace,
@@ -317,7 +406,9 @@ export async function writeFile(
       return { path: target.rel, created: true, bytes: bytes.length, sha256 };
     }
     const loaded = await load(ws, target, "write", limits);
-    await checkRead(edits, target, loaded);
+    await checkCurrent(edits, target, loaded, WHOLE_WHY);
+    const lines = edits.reads.get(target.abs)!.lines;
+    if (lines > 0) checkShown(edits, target, [{ start: 1, end: lines }], WHOLE_WHY);
     // A BOM is kept from the old file, never doubled.
     const given = loaded.form.bom && request.content.charCodeAt(0) === 0xfeff
       ? request.content.slice(1)
@@ -327,7 +418,16 @@ export async function writeFile(
     if (bytes.length > limits.maxBytes) {
       throw tooLarge("write", target.rel, bytes.length, limits, "the content is");
     }
-    const diff = await unifiedDiff(target.rel, loaded.plain, plain);
+    if (sameBytes(bytes, loaded.bytes)) {
+      throw new EditRefusal(
+        `Writing ${target.rel} would change nothing on disk: its content is already exactly this; nothing was written`,
+      );
+    }
+    const diff = await unifiedDiff(
+      target.rel,
+      diffText(loaded.bytes, loaded.form),
+      diffText(bytes, loaded.form),
+    );
     const sha256 = await commit(ws, edits, target, bytes, loaded, "write");
     return { path: target.rel, created: false, bytes: bytes.length, sha256, diff };
   });

@@ -1,9 +1,18 @@
 /**
- * The hook read_file and resources/read call after a successful text read (only with --write):
- * the session remembers what the model saw (docs/tools.md "Read before write").
+ * The hooks answers call after showing file lines (only with --write): the session remembers
+ * which lines of which version the model saw (docs/tools.md "Read before write").
+ *
+ * - resources/read showed a whole file: `recordBytesRead`.
+ * - read_file showed a page: `recordFileRead` with the page's line range.
+ * - Any other answer that showed numbered lines of work-tree files (grep content, find_references,
+ *   git_blame): `recordLinesShown` with the line numbers and the text as shown. The file is read
+ *   again and only lines whose text is still what was shown count, so a file changed in between
+ *   records nothing it did not show.
  */
 import { readFullySync, type Workspace } from "../workspace/workspace.ts";
+import { shownTextMatches } from "../search/content_lines.ts";
 import type { EditSession } from "./edit_session.ts";
+import type { LineRange } from "./read_tracker.ts";
 
 /** What the reader saw when it opened the file. */
 export interface Seen {
@@ -12,37 +21,107 @@ export interface Seen {
   mtimeMs: number;
 }
 
+/** A line an answer showed: its 1-based number and its text as shown (cut forms allowed). */
+export interface ShownLine {
+  line: number;
+  text: string;
+}
+
 /** Records bytes the reader returned whole (resources/read). */
 export async function recordBytesRead(
   edits: EditSession,
   seen: Seen,
   bytes: Uint8Array,
 ): Promise<void> {
-  await edits.reads.recordBytes(seen.abs, bytes, seen);
+  await edits.reads.recordBytes(seen.abs, bytes, seen, "all");
+}
+
+/** The whole content of `rel` when it is still as seen (same real path, size and mtime). */
+function readAgain(ws: Workspace, rel: string, seen: Seen | null): Promise<Reread | null> {
+  return ws.openFile(rel).then((opened) => {
+    try {
+      if (seen !== null) {
+        if (
+          opened.abs !== seen.abs || opened.size !== seen.size || opened.mtimeMs !== seen.mtimeMs
+        ) return null;
+      }
+      const bytes = readFullySync(opened.file, new Uint8Array(opened.size));
+      if (bytes.length !== opened.size) return null;
+      return { abs: opened.abs, bytes, size: opened.size, mtimeMs: opened.mtimeMs };
+    } finally {
+      opened.file.close();
+    }
+  });
+}
+
+interface Reread {
+  abs: string;
+  bytes: Uint8Array;
+  size: number;
+  mtimeMs: number;
 }
 
 /**
- * Records a file read_file returned a page of: its whole content is hashed afresh, and kept only
- * when the file is still as the reader saw it (same size and mtime). Files over `maxBytes` cannot
- * be edited, so they are not hashed.
+ * Records the lines `range` of a file read_file returned a page of: its whole content is hashed
+ * afresh, and kept only when the file is still as the reader saw it (same size and mtime). Files
+ * over `maxBytes` cannot be edited, so they are not hashed.
  */
 export async function recordFileRead(
   edits: EditSession,
   ws: Workspace,
   rel: string,
-  seen: Seen & { maxBytes: number },
+  seen: Seen & { maxBytes: number; range?: LineRange },
 ): Promise<void> {
   if (seen.size > seen.maxBytes) return;
-  const opened = await ws.openFile(rel);
-  let bytes: Uint8Array;
+  const again = await readAgain(ws, rel, seen);
+  if (again === null) return;
+  await edits.reads.recordBytes(seen.abs, again.bytes, seen, seen.range ? [seen.range] : "all");
+}
+
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * Records numbered lines some answer showed of the work-tree file `rel`: each counts when the
+ * file's line of that number (a CR before LF dropped, the BOM off line 1) is what was shown.
+ * Never throws for a file that vanished or cannot be read: it then records nothing.
+ */
+export async function recordLinesShown(
+  edits: EditSession,
+  ws: Workspace,
+  rel: string,
+  shown: readonly ShownLine[],
+  maxBytes: number,
+): Promise<void> {
+  if (shown.length === 0) return;
+  let again: Reread | null;
   try {
-    if (opened.abs !== seen.abs || opened.size !== seen.size || opened.mtimeMs !== seen.mtimeMs) {
-      return;
-    }
-    bytes = readFullySync(opened.file, new Uint8Array(opened.size));
-  } finally {
-    opened.file.close();
+    again = await readAgain(ws, rel, null);
+  } catch {
+    return;
   }
-  if (bytes.length !== seen.size) return;
-  await edits.reads.recordBytes(seen.abs, bytes, seen);
+  if (again === null || again.size > maxBytes || again.bytes.indexOf(0) >= 0) return;
+  const text = decoder.decode(again.bytes);
+  const wanted = [...shown].sort((a, b) => a.line - b.line);
+  const ranges: LineRange[] = [];
+  let lineNo = 1;
+  let from = 0;
+  for (const want of wanted) {
+    while (lineNo < want.line && from <= text.length) {
+      const nl = text.indexOf("\n", from);
+      if (nl < 0) {
+        from = text.length + 1;
+        break;
+      }
+      from = nl + 1;
+      lineNo++;
+    }
+    if (lineNo !== want.line || from > text.length) break;
+    const nl = text.indexOf("\n", from);
+    let line = text.slice(from, nl < 0 ? text.length : nl);
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    if (shownTextMatches(line, want.text)) ranges.push({ start: want.line, end: want.line });
+  }
+  if (ranges.length === 0) return;
+  await edits.reads.recordBytes(again.abs, again.bytes, again, ranges);
 }

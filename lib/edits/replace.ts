@@ -6,7 +6,7 @@
 import { closestLines } from "./similar.ts";
 
 export type ReplaceOutcome =
-  | { kind: "ok"; text: string; replacements: number }
+  | { kind: "ok"; text: string; replacements: number; offsets: number[] }
   | { kind: "missing"; closest: string }
   | { kind: "ambiguous"; lines: number[]; count: number };
 
@@ -57,5 +57,5 @@ export function replaceText(
     from = at + old.length;
   }
   parts.push(text.slice(from));
-  return { kind: "ok", text: parts.join(""), replacements: found.length };
+  return { kind: "ok", text: parts.join(""), replacements: found.length, offsets: found };
 }

@@ -1,7 +1,7 @@
 /**
  * The form of a text file that an edit keeps (docs/tools.md "edit_file"): its byte-order mark,
  * its line ending (CRLF when every line ends so, else LF; a mixed file is edited as it is) and
- * whether it ends with a newline. Edits work on the plain text (no BOM, LF line ends) and the
+ * whether it ends with a newline (an edit changes that only when it asks to). Edits work on the plain text (no BOM, LF line ends) and the
  * result is written back in the file's own form.
  */
 
@@ -50,17 +50,6 @@ function isAllCrlf(text: string): boolean {
 /** Text given by the model (read_file shows LF) in the plain form: CRLF becomes LF. */
 export function plainInput(text: string, form: TextForm): string {
   return form.crlf ? text.replaceAll("\r\n", "\n") : text;
-}
-
-/**
- * The plain text with the old file's final-newline state: a trailing newline is added or dropped
- * to match it (an empty text stays empty, and an empty old file imposes nothing).
- */
-export function keepFinalNewline(plain: string, form: TextForm, oldPlain: string): string {
-  if (plain === "" || oldPlain === "") return plain;
-  if (form.finalNewline && !plain.endsWith("\n")) return `${plain}\n`;
-  if (!form.finalNewline && plain.endsWith("\n")) return plain.slice(0, -1);
-  return plain;
 }
 
 /** Plain text back in the file's form: LF becomes CRLF in a CRLF file, the BOM is put back. */

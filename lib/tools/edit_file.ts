@@ -1,6 +1,6 @@
 /** edit_file: replace a unique string in a file, Claude Code's Edit (docs/tools.md "edit_file"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { budgetDiff } from "../edits/diff.ts";
+import { budgetDiff, diffCounts } from "../edits/diff.ts";
 import { editFile, EditRefusal } from "../edits/operations.ts";
 import { diffBudget, editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
 
@@ -65,12 +65,14 @@ async function run(input: EditFileInput, ctx: ToolContext): Promise<ToolResult> 
     throw error;
   }
   const diff = budgetDiff(outcome.diff, diffBudget(ctx, outcome.path));
+  const { added, removed } = diffCounts(outcome.diff);
   const count = `${outcome.replacements} replacement${outcome.replacements === 1 ? "" : "s"}`;
+  const lines = `(+${added} -${removed} lines)`;
   const head = !outcome.written
-    ? `Dry run: ${outcome.path} was not changed; ${count} would be made`
+    ? `Dry run: ${outcome.path} was not changed; ${count} would be made ${lines}`
     : outcome.created
-    ? `Created ${outcome.path}`
-    : `Edited ${outcome.path}: ${count}`;
+    ? `Created ${outcome.path} (+${added} lines)`
+    : `Edited ${outcome.path}: ${count} ${lines}`;
   return {
     content: [{ type: "text", text: diff === "" ? head : `${head}\n${diff}` }],
     structuredContent: {
@@ -88,8 +90,9 @@ export const editFileTool: Tool<EditFileInput> = {
   description: "Replace old_string with new_string in a file. old_string must match the file " +
     "exactly (whitespace included) and occur exactly once, unless replace_all is true; on a " +
     "miss the closest lines are shown, when ambiguous the lines of every match. Read the file " +
-    "with read_file first: an unread file, or one changed since it was read, is refused. Line " +
-    "endings, a BOM and the final newline are kept. An empty old_string creates a new file. " +
+    "lines shown first (read_file, grep content, find_references): the refusal names the " +
+    "lines to read. CRLF and a BOM are kept; the final newline changes only when old_string " +
+    "ends the file and new_string ends differently. An empty old_string creates a new file. " +
     "dry_run shows the diff without writing. Give file_path or path.",
   inputSchema,
   outputSchema,

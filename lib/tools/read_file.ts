@@ -90,7 +90,12 @@ async function run(input: ReadFileInput, ctx: ToolContext): Promise<ToolResult> 
     // With --write the session remembers what was read (read before write, docs/tools.md).
     const edits = ctx.session.edits;
     if (edits !== null) {
-      await recordFileRead(edits, ws, rel, { ...opened, maxBytes: ctx.config.maxReadBytes });
+      const shown = page.structuredContent!;
+      await recordFileRead(edits, ws, rel, {
+        ...opened,
+        maxBytes: ctx.config.maxReadBytes,
+        range: { start: shown.start_line as number, end: shown.end_line as number },
+      });
     }
     return page;
   } finally {

@@ -1,8 +1,11 @@
 /** write_file: create or replace a whole file, Claude Code's Write (docs/tools.md "write_file"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { budgetDiff } from "../edits/diff.ts";
+import { budgetDiff, diffCounts } from "../edits/diff.ts";
 import { EditRefusal, writeFile } from "../edits/operations.ts";
 import { diffBudget, editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
+
+/** Characters of diff a replacing write shows at most (the rest is counted). */
+const WRITE_DIFF_CHARS = 4_000;
 
 const inputSchema = {
   type: "object",
@@ -28,7 +31,10 @@ const outputSchema = {
     created: { type: "boolean", description: "True when the file did not exist before" },
     bytes: { type: "integer", description: "Size of the file written, in bytes" },
     sha256: { type: "string", description: "SHA-256 of the file's new content" },
-    diff: { type: "string", description: "Unified diff against the old content (replacing only)" },
+    diff: {
+      type: "string",
+      description: "Unified diff against the old content (replacing only; at most 4,000 chars)",
+    },
   },
   required: ["path", "created", "bytes", "sha256"],
   additionalProperties: false,
@@ -56,10 +62,12 @@ async function run(input: WriteFileInput, ctx: ToolContext): Promise<ToolResult>
     ? `Created ${outcome.path} (${outcome.bytes} bytes)`
     : `Replaced ${outcome.path} (${outcome.bytes} bytes)`;
   if (outcome.diff !== undefined) {
-    const diff = budgetDiff(outcome.diff, diffBudget(ctx, outcome.path));
+    // A whole-file write does not echo the whole old file: the diff is a bounded summary.
+    const budget = Math.min(WRITE_DIFF_CHARS, diffBudget(ctx, outcome.path) || WRITE_DIFF_CHARS);
+    const diff = budgetDiff(outcome.diff, budget);
+    const { added, removed } = diffCounts(outcome.diff);
     structured.diff = diff;
-    if (diff !== "") text += `\n${diff}`;
-    else text += "; the content was already this";
+    text = `${text.slice(0, -1)}, +${added} -${removed} lines)\n${diff}`;
   }
   return { content: [{ type: "text", text }], structuredContent: structured };
 }
@@ -68,9 +76,10 @@ export const writeFileTool: Tool<WriteFileInput> = {
   name: "write_file",
   title: "Write a file",
   description: "Write content to a file: create it (with missing parent folders inside the " +
-    "workspace) or replace it whole. Replacing needs a read_file of the file in this session, " +
-    "and is refused if it changed since; a CRLF file stays CRLF and a BOM is kept. Prefer " +
-    "edit_file for changes to part of a file. Give file_path or path.",
+    "workspace) or replace it whole. Replacing needs every line of the current file shown in " +
+    "this session (read_file) and is refused if it changed since; a CRLF file stays CRLF and a " +
+    "BOM is kept; the answer shows a bounded diff. Prefer edit_file for changes to part of a " +
+    "file. Give file_path or path.",
   inputSchema,
   outputSchema,
   annotations: editAnnotations("Write a file"),

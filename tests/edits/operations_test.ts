@@ -155,24 +155,32 @@ editTest(
 );
 
 editTest(
-  "edit: a BOM and a missing final newline are kept",
+  "edit: a BOM is kept and new_string ending the file with a newline adds it",
   { "b.txt": "\uFEFFfirst\nlast" },
   async (f) => {
     await f.read("b.txt");
-    await edit(f, "b.txt", "last", "final\n");
-    assert.equal(f.text("b.txt"), "\uFEFFfirst\nfinal");
+    const r = await edit(f, "b.txt", "last", "final\n");
+    assert.equal(f.text("b.txt"), "\uFEFFfirst\nfinal\n");
+    assert.equal(
+      r.diff,
+      "--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n first\n-last\n\\ No newline at end of file\n+final",
+    );
     await edit(f, "b.txt", "first", "1st");
     assert.deepEqual([...Deno.readFileSync(`${f.root}/b.txt`).subarray(0, 3)], [0xef, 0xbb, 0xbf]);
   },
 );
 
 editTest(
-  "edit: the final newline is kept when the edit drops it",
+  "edit: old_string ending the file with its newline and new_string without one removes it",
   { "c.txt": "a\nb\n" },
   async (f) => {
     await f.read("c.txt");
     await edit(f, "c.txt", "b\n", "b");
+    assert.equal(f.text("c.txt"), "a\nb");
+    await edit(f, "c.txt", "b", "b\n");
     assert.equal(f.text("c.txt"), "a\nb\n");
+    await edit(f, "c.txt", "a\n", "A\n");
+    assert.equal(f.text("c.txt"), "A\nb\n");
   },
 );
 
@@ -187,7 +195,7 @@ editTest("edit: non-UTF-8 and binary files are refused", {
   "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]),
   "nul.txt": new Uint8Array([0x61, 0, 0x62]),
 }, async (f) => {
-  f.edits.reads.record(`${f.root}/latin1.txt`, { size: 5, mtimeMs: 0, sha256: "" });
+  f.edits.reads.record(`${f.root}/latin1.txt`, { size: 5, mtimeMs: 0, sha256: "", lines: 1 }, "all");
   assert.match(await refusal(edit(f, "latin1.txt", "caf", "x")), /not valid UTF-8 text/);
   assert.match(await refusal(edit(f, "nul.txt", "a", "x")), /binary file/);
 });

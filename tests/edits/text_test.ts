@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import {
   decodeText,
   fromPlain,
-  keepFinalNewline,
   plainInput,
   toPlain,
 } from "../../lib/edits/text_form.ts";
@@ -33,15 +32,6 @@ Deno.test("text form: the BOM is taken off for matching and put back", () => {
   assert.equal(fromPlain("x = 2\n", form), "\uFEFFx = 2\n");
 });
 
-Deno.test("text form: the final-newline state of the old file is kept", () => {
-  const withNl = toPlain("a\n").form;
-  const without = toPlain("a").form;
-  assert.equal(keepFinalNewline("b", withNl, "a\n"), "b\n");
-  assert.equal(keepFinalNewline("b\n", without, "a"), "b");
-  assert.equal(keepFinalNewline("", withNl, "a\n"), "");
-  assert.equal(keepFinalNewline("b\n", toPlain("").form, ""), "b\n");
-});
-
 Deno.test("text form: NUL bytes and invalid UTF-8 are not text", () => {
   assert.equal(decodeText(new Uint8Array([0x61, 0, 0x62])), "binary");
   assert.equal(decodeText(new Uint8Array([0x61, 0xff, 0x62])), "not-utf8");
@@ -50,7 +40,7 @@ Deno.test("text form: NUL bytes and invalid UTF-8 are not text", () => {
 
 Deno.test("replace: a unique match is replaced once", () => {
   const r = replaceText("one two three", "two", "2", false);
-  assert.deepEqual(r, { kind: "ok", text: "one 2 three", replacements: 1 });
+  assert.deepEqual(r, { kind: "ok", text: "one 2 three", replacements: 1, offsets: [4] });
 });
 
 Deno.test("replace: several matches without replace_all give every line number", () => {
@@ -60,7 +50,7 @@ Deno.test("replace: several matches without replace_all give every line number",
 
 Deno.test("replace: replace_all counts every non-overlapping occurrence", () => {
   const r = replaceText("aaaa\nab\n", "aa", "b", true);
-  assert.deepEqual(r, { kind: "ok", text: "bb\nab\n", replacements: 2 });
+  assert.deepEqual(r, { kind: "ok", text: "bb\nab\n", replacements: 2, offsets: [0, 2] });
   assert.deepEqual(occurrences("aaa", "aa"), [0]);
 });
 
@@ -129,7 +119,7 @@ Deno.test("diff: the budget cuts at a line and says how many lines were left out
   const diff = Array.from({ length: 100 }, (_, i) => `+line ${i}`).join("\n");
   const cut = budgetDiff(diff, 300);
   assert.ok(cut.length <= 300);
-  assert.match(cut, /\n\[\.\.\. \d+ more diff lines\]$/);
+  assert.match(cut, /\n\[\.\.\. \d+ more diff lines; \+\d+ -\d+ lines in all\]$/);
   assert.equal(budgetDiff(diff, 0), diff);
 });
 
@@ -137,5 +127,5 @@ Deno.test("diff: the budget counts the JSON form (tabs and quotes take two chara
   const diff = Array.from({ length: 200 }, () => '+\t"x"\t"y"').join("\n");
   const cut = budgetDiff(diff, 1000);
   assert.ok(JSON.stringify(cut).length <= 1000, `${JSON.stringify(cut).length}`);
-  assert.match(cut, /\[\.\.\. \d+ more diff lines\]$/);
+  assert.match(cut, /\[\.\.\. \d+ more diff lines; \+\d+ -\d+ lines in all\]$/);
 });

@@ -53,7 +53,7 @@ toolTest("edit_file: read_file, edit, then grep finds the new text", {
   assert.equal(r.isError, undefined, text(r));
   assert.equal(r.structuredContent!.path, "src/a.ts");
   assert.equal(r.structuredContent!.replacements, 1);
-  assert.match(text(r), /^Edited src\/a\.ts: 1 replacement\n--- a\/src\/a\.ts/);
+  assert.match(text(r), /^Edited src\/a\.ts: 1 replacement \(\+1 -1 lines\)\n--- a\/src\/a\.ts/);
   const g = await call(grepTool, { pattern: "answer = 42", output_mode: "content" }, h);
   assert.equal(text(g), "src/a.ts:1:export const answer = 42;");
 }, WRITE);
@@ -64,16 +64,25 @@ toolTest("edit_file: without a read it is refused as an isError", { "a.ts": "a\n
   assert.match(text(r), /^Read a\.ts first/);
 }, WRITE);
 
-toolTest("edit_file: a page of read_file counts as a read", {
+toolTest("edit_file: a page of read_file authorises the lines it showed, not others", {
   "long.txt": Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join("\n") + "\n",
 }, async (h) => {
   const page = await call(readFileTool, { path: "long.txt", offset: 40, limit: 2 }, h);
   assert.equal(page.isError, undefined);
-  const r = await call(
-    editFileTool,
-    { path: "long.txt", old_string: "line 3\n", new_string: "" },
-    h,
+  const edit = { path: "long.txt", old_string: "line 3\nline 4\n", new_string: "" };
+  const refused = await call(editFileTool, edit, h);
+  assert.equal(
+    text(refused),
+    "Read lines 3-4 of long.txt first (read_file with offset=3 and limit=2): an edit may change " +
+      "only lines this session was shown since the file last changed",
   );
+  assert.equal(
+    (await call(editFileTool, { path: "long.txt", old_string: "line 41", new_string: "L41" }, h))
+      .isError,
+    undefined,
+  );
+  await call(readFileTool, { path: "long.txt", offset: 3, limit: 2 }, h);
+  const r = await call(editFileTool, edit, h);
   assert.equal(r.isError, undefined, text(r));
 }, WRITE);
 
@@ -113,14 +122,14 @@ toolTest("edit_file: dry_run says so and the file keeps its text", { "a.ts": "a\
     new_string: "b",
     dry_run: true,
   }, h);
-  assert.match(text(r), /^Dry run: a\.ts was not changed; 1 replacement would be made/);
+  assert.match(text(r), /^Dry run: a\.ts was not changed; 1 replacement would be made \(\+1 -1 lines\)/);
   assert.equal(Deno.readTextFileSync(`${h.root}/a.ts`), "a\n");
 }, WRITE);
 
 toolTest("edit_file: a big diff is cut to the output budget", {
   "big.txt": Array.from({ length: 3000 }, (_, i) => `x${i % 7} padding padding`).join("\n") + "\n",
 }, async (h) => {
-  await read(h, "big.txt");
+  await call(readFileTool, { path: "big.txt", limit: 3000 }, h);
   const r = await call(editFileTool, {
     path: "big.txt",
     old_string: "x3",
@@ -131,7 +140,7 @@ toolTest("edit_file: a big diff is cut to the output budget", {
   // The result stays within the 20,000-character budget as text and as structuredContent.
   assert.ok(text(r).length <= 20_000, `${text(r).length}`);
   assert.ok(JSON.stringify(r.structuredContent).length <= 20_000);
-  assert.match(diff, /\[\.\.\. \d+ more diff lines\]$/);
+  assert.match(diff, /\[\.\.\. \d+ more diff lines; \+\d+ -\d+ lines in all\]$/);
   assert.equal(r.structuredContent!.replacements, 429);
 }, WRITE);
 
