@@ -22,13 +22,88 @@ export function cutLine(line: string): string {
   return `${line.slice(0, end)}... [+${line.length - end} chars]`;
 }
 
-/** `firstLine`: how many lines come before `text` in the file (a streamed chunk's offset). */
+/** Characters shown before a match that lies past the first MAX_LINE_CHARS of its line. */
+const LEAD_CHARS = 200;
+
+/** Start of a window that does not split a surrogate pair. */
+function safeStart(line: string, at: number): number {
+  const code = line.charCodeAt(at);
+  return code >= 0xdc00 && code <= 0xdfff && at > 0 ? at - 1 : at;
+}
+
+/**
+ * A long line cut so that the match at `at` shows: the first MAX_LINE_CHARS characters when the
+ * match starts within them (`cutLine`), else a window of MAX_LINE_CHARS characters starting a
+ * little before it, as `[... N chars] <window>... [+M chars]`.
+ */
+export function cutAround(line: string, at: number): string {
+  if (line.length <= MAX_LINE_CHARS || at < 0 || at < MAX_LINE_CHARS - LEAD_CHARS) {
+    return cutLine(line);
+  }
+  const start = safeStart(line, Math.max(0, at - LEAD_CHARS));
+  let end = Math.min(line.length, start + MAX_LINE_CHARS);
+  const code = line.charCodeAt(end - 1);
+  if (end < line.length && code >= 0xd800 && code <= 0xdbff) end--;
+  const tail = end < line.length ? `... [+${line.length - end} chars]` : "";
+  return `[... ${start} chars] ${line.slice(start, end)}${tail}`;
+}
+
+const LEAD = /^\[\.\.\. (\d+) chars\] /;
+const TAIL = /\.\.\. \[\+(\d+) chars\]$/;
+
+/**
+ * True when `shown` is `line` as an answer showed it: the line itself, or one of the cut forms
+ * of `cutLine` and `cutAround` (what the model saw of that line, with the rest counted).
+ */
+export function shownTextMatches(line: string, shown: string): boolean {
+  if (shown === line) return true;
+  let body = shown;
+  let skip = 0;
+  let more = 0;
+  const lead = LEAD.exec(body);
+  if (lead !== null) {
+    skip = Number(lead[1]);
+    body = body.slice(lead[0].length);
+  }
+  const tail = TAIL.exec(body);
+  if (tail !== null) {
+    more = Number(tail[1]);
+    body = body.slice(0, body.length - tail[0].length);
+  }
+  if (lead === null && tail === null) return false;
+  return line.length === skip + body.length + more && line.startsWith(body, skip);
+}
+
+/**
+ * The line number and text of one content line of `path` (`path:N:text` or `path-N-text`), or
+ * null for `--` and lines without numbers.
+ */
+export function parseContentLine(
+  path: string,
+  line: string,
+): { line: number; text: string } | null {
+  if (!line.startsWith(path)) return null;
+  const sep = line[path.length];
+  if (sep !== ":" && sep !== "-") return null;
+  const end = line.indexOf(sep, path.length + 1);
+  if (end < 0) return null;
+  const digits = line.slice(path.length + 1, end);
+  if (!/^[0-9]+$/.test(digits)) return null;
+  return { line: Number(digits), text: line.slice(end + 1) };
+}
+
+/**
+ * `firstLine`: how many lines come before `text` in the file (a streamed chunk's offset).
+ * `locate` gives where a matching line's match starts (-1: unknown), so a long line is cut
+ * around its match rather than before it.
+ */
 export function contentLines(
   path: string,
   text: string,
   matched: readonly number[],
   options: ContentOptions,
   firstLine = 0,
+  locate?: (line: string) => number,
 ): string[] {
   const lines = text.split("\n");
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
@@ -41,9 +116,13 @@ export function contentLines(
     const to = Math.min(lines.length - 1, m + options.after);
     if (withContext && shownUpTo >= 0 && from > shownUpTo + 1) out.push("--");
     for (let i = from; i <= to; i++) {
-      const line = lines[i];
-      const body = cutLine(line.endsWith("\r") ? line.slice(0, -1) : line);
-      const sep = isMatch.has(i) ? ":" : "-";
+      const raw = lines[i];
+      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+      const match = isMatch.has(i);
+      const body = match && locate !== undefined && line.length > MAX_LINE_CHARS
+        ? cutAround(line, locate(line))
+        : cutLine(line);
+      const sep = match ? ":" : "-";
       out.push(
         options.lineNumbers
           ? `${path}${sep}${firstLine + i + 1}${sep}${body}`

@@ -28,6 +28,8 @@ export interface Matcher {
   readonly analysis: RegexAnalysis;
   /** Scans decoded text; `text` must not contain NUL (binary files are skipped before). */
   scanText(text: string, options: ScanOptions): ScanResult;
+  /** Where the first match in one line (CR dropped) starts, or -1. */
+  locate(line: string): number;
 }
 
 function stripCr(line: string): string {
@@ -212,7 +214,13 @@ export function createMatcher(spec: PatternSpec): Matcher {
     return scanLines(text, options);
   }
 
-  return { spec, analysis, scanText };
+  function locate(line: string): number {
+    lineRegex.lastIndex = 0;
+    const m = lineRegex.exec(line);
+    return m === null ? -1 : m.index;
+  }
+
+  return { spec, analysis, scanText, locate };
 }
 
 /** Position of the start of the k-th line after the line holding `pos`. */

@@ -98,7 +98,7 @@ export function scanStream(
       options.hooks.regexEnd();
       count += r.count;
       if (lines !== undefined && r.lines !== undefined && r.lines.length > 0) {
-        for (const line of contentLines(rel, text, r.lines, options.content, lineBase)) {
+        for (const line of contentLines(rel, text, r.lines, options.content, lineBase, m.locate)) {
           if (lines.length >= maxLines) break;
           lines.push(line);
         }

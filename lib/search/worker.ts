@@ -204,7 +204,7 @@ function scanBytes(
   regexEnd();
   if (r.count === 0) return null;
   if (collect && r.lines !== undefined) {
-    return [rel, r.count, contentLines(rel, text, r.lines, message.content)];
+    return [rel, r.count, contentLines(rel, text, r.lines, message.content, 0, m.locate)];
   }
   return [rel, r.count];
 }

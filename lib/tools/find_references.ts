@@ -6,6 +6,7 @@ import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./to
 import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
 import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { capNote, takePage } from "../search/paging.ts";
+import { recordContentLines } from "./shown_lines.ts";
 
 const MAX_CONTEXT = 10;
 const DEFINITION_MARK = "  [definition]";
@@ -179,6 +180,12 @@ async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolRe
     budgetChars: ctx.config.maxOutputChars,
   }, sizeOf(context));
   const lines = render(page.items, context);
+  // With --write, the lines shown count as read for edit_file (read before write).
+  await recordContentLines(
+    ctx,
+    lines.map((l) => l.endsWith(DEFINITION_MARK) ? l.slice(0, -DEFINITION_MARK.length) : l),
+    [...new Set(page.items.map((h) => h.entry.path))],
+  );
   if (page.nextOffset !== undefined) {
     const remaining = `${held.length - page.nextOffset} more references`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));

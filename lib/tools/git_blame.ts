@@ -9,6 +9,7 @@ import { resolveRevision } from "../git/revision.ts";
 import type { GitRunner } from "../git/runner.ts";
 import { relativeUnder } from "../workspace/names.ts";
 import { capNote, takePage } from "../search/paging.ts";
+import { recordShownLines } from "./shown_lines.ts";
 
 const DEFAULT_LIMIT = 200;
 
@@ -147,6 +148,17 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
     : shown.map((line) => blameLine(line, byLine.get(line.line)!));
   if (more) text.push(hintLine("more lines", end + 1, capNote(blamed.capped ? "cap" : page.cutBy)));
   if (shown.length === 0) text.push("(empty file)");
+  // With --write, blamed lines of the work-tree file count as read for edit_file.
+  if (revision === null && !secret) {
+    await recordShownLines(
+      ctx,
+      rel,
+      shown.map((l) => ({
+        line: l.line,
+        text: l.text.endsWith("\r") ? l.text.slice(0, -1) : l.text,
+      })),
+    );
+  }
   const structured: Record<string, unknown> = {
     path: rel,
     groups,

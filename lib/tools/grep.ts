@@ -6,6 +6,7 @@ import { capNote, HARD_CAP_CHARS, lineSize, takePage } from "../search/paging.ts
 import { runGrep } from "../search/grep_job.ts";
 import { contentOutput } from "../search/content_lines.ts";
 import type { GrepMode } from "../search/protocol.ts";
+import { recordContentLines } from "./shown_lines.ts";
 
 const MODES: GrepMode[] = ["files_with_matches", "content", "count"];
 const MAX_CONTEXT = 1000;
@@ -175,6 +176,10 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
         `Skipped "${base}": it is a binary file (a NUL byte at offset ${binary}), and grep searches text files only`,
       );
     } else lines.push(offset > 0 && entries.length > 0 ? "No more matches" : "No matches found");
+  }
+  // With --write, the lines shown count as read for edit_file (read before write).
+  if (mode === "content" && content.lineNumbers) {
+    await recordContentLines(ctx, page.items, results.map((r) => r[0]));
   }
   const key = mode === "files_with_matches" ? "files" : mode === "count" ? "counts" : "lines";
   const structured: Record<string, unknown> = {
