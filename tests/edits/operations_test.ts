@@ -195,7 +195,11 @@ editTest("edit: non-UTF-8 and binary files are refused", {
   "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]),
   "nul.txt": new Uint8Array([0x61, 0, 0x62]),
 }, async (f) => {
-  f.edits.reads.record(`${f.root}/latin1.txt`, { size: 5, mtimeMs: 0, sha256: "", lines: 1 }, "all");
+  f.edits.reads.record(
+    `${f.root}/latin1.txt`,
+    { size: 5, mtimeMs: 0, sha256: "", lines: 1 },
+    "all",
+  );
   assert.match(await refusal(edit(f, "latin1.txt", "caf", "x")), /not valid UTF-8 text/);
   assert.match(await refusal(edit(f, "nul.txt", "a", "x")), /binary file/);
 });

@@ -69,7 +69,11 @@ refusalTest("write refusal: a symlinked file or folder leading out", async (f) =
   Deno.symlinkSync(`${f.base}/victim.txt`, `${f.root}/link.txt`);
   Deno.symlinkSync(`${f.base}/outdir`, `${f.root}/outlink`);
   Deno.symlinkSync(`${f.base}/nowhere`, `${f.root}/dangling`);
-  f.edits.reads.record(`${f.base}/victim.txt`, { size: 5, mtimeMs: 0, sha256: "", lines: 1 }, "all");
+  f.edits.reads.record(
+    `${f.base}/victim.txt`,
+    { size: 5, mtimeMs: 0, sha256: "", lines: 1 },
+    "all",
+  );
   assert.match(await refused(f, "link.txt"), /symbolic link/);
   assert.match(await refused(f, "outlink/new.txt"), /leads outside the workspace/);
   assert.match(await refused(f, "dangling/new.txt"), /leads outside the workspace/);

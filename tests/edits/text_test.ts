@@ -1,11 +1,6 @@
 /** The pure parts of editing: the file's form, matching, closest lines, diffs (docs/tools.md). */
 import assert from "node:assert/strict";
-import {
-  decodeText,
-  fromPlain,
-  plainInput,
-  toPlain,
-} from "../../lib/edits/text_form.ts";
+import { decodeText, fromPlain, plainInput, toPlain } from "../../lib/edits/text_form.ts";
 import { lineNumbers, occurrences, replaceText } from "../../lib/edits/replace.ts";
 import { closestLines } from "../../lib/edits/similar.ts";
 import { budgetDiff, unifiedDiff } from "../../lib/edits/diff.ts";

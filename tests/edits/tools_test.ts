@@ -122,7 +122,10 @@ toolTest("edit_file: dry_run says so and the file keeps its text", { "a.ts": "a\
     new_string: "b",
     dry_run: true,
   }, h);
-  assert.match(text(r), /^Dry run: a\.ts was not changed; 1 replacement would be made \(\+1 -1 lines\)/);
+  assert.match(
+    text(r),
+    /^Dry run: a\.ts was not changed; 1 replacement would be made \(\+1 -1 lines\)/,
+  );
   assert.equal(Deno.readTextFileSync(`${h.root}/a.ts`), "a\n");
 }, WRITE);
 
