@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { ServerProcess } from "../e2e/harness.ts";
 import { makeTree } from "../helpers/fixture.ts";
+import { pathToFileURL as toFileUrl } from "node:url";
 
 const INIT = {
   protocolVersion: "2025-06-18",
@@ -105,7 +106,10 @@ Deno.test("process: kill -9 at random moments of a large write leaves old or new
       const next = contents.filter((c) => c !== current)[round % (contents.length - 1)];
       const server = await start(root, ["--write"]);
       try {
-        await callTool(server, "read_file", { path: "big.txt", limit: 100_000 });
+        // write_file replaces the whole file: the session must have been shown all of it.
+        await server.request(nextId++, "resources/read", {
+          uri: toFileUrl(`${root}/big.txt`).href,
+        });
         if (round === 0) {
           // The same write, not killed, succeeds: the rounds below interrupt a write that works.
           const done = await callTool(server, "write_file", { path: "big.txt", content: next });
