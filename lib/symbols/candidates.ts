@@ -55,8 +55,33 @@ export async function candidateFiles(
   query: CandidateQuery,
   ctx: Omit<JobContext, "fileOf">,
 ): Promise<string[]> {
-  const spec = candidatePattern(query.name, query.match, query.ignoreCase);
   const typeGlobs = query.typeGlobs.length > 0 ? query.typeGlobs : languageGlobs();
+  const files = await mentioning(engine, query, typeGlobs, ctx);
+  return files.filter((path) => languageOf(path) !== null);
+}
+
+/**
+ * Paths of the other files of the scope (docs, configuration, languages the symbol tools do not
+ * read) that contain the name as a word: what an empty find_symbol answer names beside the
+ * source files. Empty when the scope is one file or has a `type`.
+ */
+export async function otherFiles(
+  engine: { pool: SearchPool; index: SearchIndex | null },
+  query: CandidateQuery,
+  ctx: Omit<JobContext, "fileOf">,
+): Promise<string[]> {
+  if (query.single || query.typeGlobs.length > 0) return [];
+  const files = await mentioning(engine, query, [], ctx);
+  return files.filter((path) => languageOf(path) === null);
+}
+
+async function mentioning(
+  engine: { pool: SearchPool; index: SearchIndex | null },
+  query: CandidateQuery,
+  typeGlobs: string[],
+  ctx: Omit<JobContext, "fileOf">,
+): Promise<string[]> {
+  const spec = candidatePattern(query.name, query.match, query.ignoreCase);
   const index = query.single || engine.index === null ? null : (await engine.index.candidates({
     source: spec.source,
     flags: spec.flags,
@@ -79,5 +104,5 @@ export async function candidateFiles(
     collectChars: 0,
     offset: 0,
   }, ctx);
-  return outcome.results.map((r) => r[0]).filter((path) => languageOf(path) !== null);
+  return outcome.results.map((r) => r[0]);
 }

@@ -1,17 +1,23 @@
 /** find_symbol: where names are defined, from syntax trees (docs/tools.md "find_symbol"). */
 import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
-import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
+import { checkName, otherMentions, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
+import { ToolError } from "./tool.ts";
 import { capNote, takePage } from "../search/paging.ts";
 import type { NameMatch } from "../symbols/candidates.ts";
 import { type CodeSymbol, SYMBOL_KINDS, type SymbolKind } from "../symbols/types.ts";
+import { containerMatches, splitQualifiedName } from "../symbols/qualified_name.ts";
 
 const MATCHES: NameMatch[] = ["exact", "prefix", "substring"];
 
 const inputSchema = {
   type: "object",
   properties: {
-    name: { type: "string", description: "Symbol name (an identifier)" },
+    name: {
+      type: "string",
+      description: "Symbol name: an identifier, or Container.name / Container::name to keep " +
+        "only definitions inside that container",
+    },
     kind: { type: "string", enum: [...SYMBOL_KINDS], description: "Only this kind" },
     path: { type: "string", description: "File or folder to search (default: workspace root)" },
     glob: { type: "string", description: 'ripgrep -g glob, e.g. "*.ts", "!**/test/**"' },
@@ -44,11 +50,19 @@ const outputSchema = {
     total: { type: "integer", description: "Definitions found in the whole scope" },
     files_parsed: { type: "integer", description: "Candidate files whose syntax was read" },
     skipped: { type: "integer", description: "Candidates not parsed (binary or too large)" },
+    partial_files: {
+      type: "integer",
+      description: "Parsed candidates with syntax errors (definitions in them may be missing)",
+    },
+    other_files: {
+      type: "integer",
+      description: "When nothing is found: files of other types (docs...) that mention the name",
+    },
     offset: { type: "integer", description: "First definition shown" },
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
     truncated: { type: "boolean", description: "More definitions follow" },
   },
-  required: ["symbols", "total", "files_parsed", "skipped", "offset", "truncated"],
+  required: ["symbols", "total", "files_parsed", "skipped", "partial_files", "offset", "truncated"],
   additionalProperties: false,
 };
 
@@ -113,10 +127,45 @@ function entrySize(f: Found): { text: number; json: number } {
   return { text: textLine(f).length + 1, json: JSON.stringify(structuredLine(f)).length + 1 };
 }
 
+/** Files named in a note before "(+N more)". */
+const NAMED_FILES = 3;
+
+function someFiles(paths: readonly string[]): string {
+  const shown = paths.slice(0, NAMED_FILES).join(", ");
+  return paths.length > NAMED_FILES ? `${shown} (+${paths.length - NAMED_FILES} more)` : shown;
+}
+
+/** `function (2), macro (1)`: the kinds among definitions, most frequent first. */
+function kindCounts(found: readonly Found[]): string {
+  const counts = new Map<string, number>();
+  for (const f of found) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([kind, n]) => `${kind} (${n})`).join(", ");
+}
+
+/** `Session (2), the file level (1)`: where definitions are, most frequent first. */
+function containerCounts(found: readonly Found[]): string {
+  const counts = new Map<string, number>();
+  for (const f of found) {
+    const where = f.container === undefined ? "the file level" : `"${f.container}"`;
+    counts.set(where, (counts.get(where) ?? 0) + 1);
+  }
+  const list = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const shown = list.slice(0, 5).map(([where, n]) => `${where} (${n})`).join(", ");
+  return list.length > 5 ? `${shown}, and ${list.length - 5} more` : shown;
+}
+
 async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const { name, match, "-i": ignoreCase } = input;
-  checkName(name);
+  const { match, "-i": ignoreCase } = input;
+  checkName(input.name);
+  const qualified = splitQualifiedName(input.name);
+  if (qualified === null) {
+    throw new ToolError(
+      `Invalid name "${input.name}": give an identifier, or Container.name / Container::name`,
+    );
+  }
+  const { member: name, container } = qualified;
   const kind = input.kind ?? null;
   const { scope, candidates } = await symbolCandidates(ctx, input, { name, match, ignoreCase });
   const maxBytes = ctx.config.maxReadBytes;
@@ -127,8 +176,11 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     definitionsOnly: true,
   });
   const test = nameTest(name, match, ignoreCase);
-  const keep = (s: CodeSymbol) => (kind === null || s.kind === kind) && test(s.name);
-  const found: Found[] = [];
+  const inContainer = (f: Found) =>
+    container === null || containerMatches(container, f.container, ignoreCase);
+  /** Every definition of the name, whatever its kind and container. */
+  const named: Found[] = [];
+  const partial: string[] = [];
   let skipped = 0;
   for (const path of candidates) {
     const outcome = outcomes.get(path);
@@ -138,11 +190,14 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
       skipped++;
       continue;
     }
-    for (const f of collect(path, outcome.symbols, keep)) {
+    if (outcome.partial) partial.push(path);
+    for (const f of collect(path, outcome.symbols, (s) => test(s.name))) {
       const { column: _, ...entry } = f;
-      found.push(entry);
+      named.push(entry);
     }
   }
+  const placed = named.filter(inContainer);
+  const found = placed.filter((f) => kind === null || f.kind === kind);
   const offset = input.offset;
   const page = takePage(found, {
     offset,
@@ -155,11 +210,28 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     const remaining = `${found.length - page.nextOffset} more definitions`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
   }
-  if (lines.length === 0) {
+  let other: string[] | null = null;
+  if (lines.length === 0 && found.length > 0) lines.push("No more definitions");
+  else if (lines.length === 0 && placed.length > 0) {
+    lines.push(`No ${kind} named "${name}"; its definitions are: ${kindCounts(placed)}`);
+  } else if (lines.length === 0 && named.length > 0) {
     lines.push(
-      found.length > 0
-        ? "No more definitions"
-        : `No definitions of "${name}" found (${candidates.length} files mention it)`,
+      `No definitions of "${name}" in "${container}"; "${name}" is defined in ${
+        containerCounts(named)
+      }`,
+    );
+  } else if (lines.length === 0) {
+    other = await otherMentions(ctx, scope, { name, match, ignoreCase });
+    const sources = `${candidates.length} source files mention it`;
+    const others = other.length === 0
+      ? scope.single || scope.typeGlobs.length > 0 ? "" : "; no other files do"
+      : `; ${other.length} other files do: ${someFiles(other)}`;
+    lines.push(`No definitions of "${name}" found (${sources}${others})`);
+  }
+  if (partial.length > 0) {
+    lines.push(
+      `[${partial.length} of the files that mention it have syntax errors, so definitions in ` +
+        `them may be missing: ${someFiles(partial)}]`,
     );
   }
   if (skipped > 0) {
@@ -172,8 +244,10 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     total: found.length,
     files_parsed: candidates.length - skipped,
     skipped,
-    offset,
+    partial_files: partial.length,
   };
+  if (other !== null) structured.other_files = other.length;
+  structured.offset = offset;
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
   structured.truncated = page.nextOffset !== undefined;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
@@ -187,7 +261,8 @@ export const findSymbolTool: Tool<FindSymbolInput> = {
     "declarations without a body are left out. One per line: `path:line: kind name  (in " +
     "Container)`, sorted by path then line; line is the name's line. The whole scope is " +
     "searched (files mentioning the name are parsed); totals are exact. match: exact (default), " +
-    "prefix or substring; -i ignores case; kind filters. Languages: C, C++, TypeScript, TSX, " +
+    "prefix or substring; -i ignores case; kind filters; `Class.method` or `ns::f` keeps the " +
+    "definitions inside that container. Languages: C, C++, TypeScript, TSX, " +
     "JavaScript, Python, Go, Rust, Java, Ruby.",
   inputSchema,
   outputSchema,

@@ -6,7 +6,7 @@ import {
   type SearchScope,
   searchScope,
 } from "./tool_support.ts";
-import { candidateFiles, type NameMatch } from "../symbols/candidates.ts";
+import { candidateFiles, type NameMatch, otherFiles } from "../symbols/candidates.ts";
 import { languageNames, languageOf } from "../symbols/languages.ts";
 
 /**
@@ -32,6 +32,26 @@ export async function symbolCandidates(
       timeoutMs: ctx.config.regexTimeoutMs,
     });
     return { scope, candidates };
+  } catch (error) {
+    throw searchFailure(error, query.name, ctx.config.regexTimeoutMs);
+  }
+}
+
+/**
+ * The files of the scope in no language the symbol tools read (docs, configuration) that mention
+ * `name` as a word: what an empty answer names (one more scan, only then).
+ */
+export async function otherMentions(
+  ctx: ToolContext,
+  scope: SearchScope,
+  query: { name: string; match: NameMatch; ignoreCase: boolean },
+): Promise<string[]> {
+  try {
+    return await otherFiles(ctx.session, { ws: ctx.workspace.options, ...scope, ...query }, {
+      signal: ctx.signal,
+      progress: () => {},
+      timeoutMs: ctx.config.regexTimeoutMs,
+    });
   } catch (error) {
     throw searchFailure(error, query.name, ctx.config.regexTimeoutMs);
   }

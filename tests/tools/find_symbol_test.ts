@@ -43,6 +43,7 @@ toolTest(
       total: 1,
       files_parsed: 2,
       skipped: 0,
+      partial_files: 0,
       offset: 0,
       truncated: false,
     });
@@ -123,7 +124,10 @@ toolTest("find_symbol: nothing found, unsupported files and bad names are said p
   "big.c": `int huge_one(void) { return 1; }\n${"int x;\n".repeat(300)}`,
 }, async (h) => {
   const none = await call(findSymbolTool, { name: "nowhere_to_be_found" }, h);
-  assert.equal(text(none), 'No definitions of "nowhere_to_be_found" found (0 files mention it)');
+  assert.equal(
+    text(none),
+    'No definitions of "nowhere_to_be_found" found (0 source files mention it; no other files do)',
+  );
   const md = await call(findSymbolTool, { name: "Engine", path: "docs/engine.md" }, h);
   assert.equal(md.isError, true);
   assert.match(text(md), /^Cannot search "docs\/engine.md": not a file of a supported language/);
@@ -132,8 +136,75 @@ toolTest("find_symbol: nothing found, unsupported files and bad names are said p
   const big = await call(findSymbolTool, { name: "huge_one" }, h);
   assert.equal(
     text(big),
-    'No definitions of "huge_one" found (1 files mention it)\n' +
+    'No definitions of "huge_one" found (1 source files mention it; no other files do)\n' +
       "[1 files that mention it were not parsed: binary or over --max-read-bytes]",
   );
   assert.equal(big.structuredContent?.skipped, 1);
 }, { maxReadBytes: 1000 });
+
+toolTest(
+  "find_symbol: an empty answer names the other files (docs) that mention the name",
+  TREE,
+  async (h) => {
+    const result = await call(findSymbolTool, { name: "starts" }, h);
+    assert.equal(
+      text(result),
+      'No definitions of "starts" found (0 source files mention it; 1 other files do: ' +
+        "docs/engine.md)",
+    );
+    assert.equal(result.structuredContent?.other_files, 1);
+  },
+);
+
+toolTest(
+  "find_symbol: Container.name and Container::name keep the definitions in that container",
+  {
+    ...TREE,
+    "src/widget.cpp": "namespace ui {\nclass Widget {\n  void start() {}\n};\n}\n",
+  },
+  async (h) => {
+    const dotted = await call(findSymbolTool, { name: "Engine.start" }, h);
+    assert.equal(
+      text(dotted),
+      "lib/engine.py:2: method start  (in Engine)\nsrc/app.ts:2: method start  (in Engine)",
+    );
+    const colons = await call(findSymbolTool, { name: "ui::Widget::start" }, h);
+    assert.equal(text(colons), "src/widget.cpp:3: method start  (in Widget)");
+    const wrong = await call(findSymbolTool, { name: "Session.start" }, h);
+    assert.equal(
+      text(wrong),
+      'No definitions of "start" in "Session"; "start" is defined in "Engine" (2), "Widget" (1)',
+    );
+    const bad = await call(findSymbolTool, { name: "Engine." }, h);
+    assert.equal(bad.isError, true);
+    assert.match(text(bad), /^Invalid name "Engine\.": give an identifier, or Container\.name/);
+  },
+);
+
+toolTest(
+  "find_symbol: a kind filter that removes every definition names the kinds there are",
+  TREE,
+  async (h) => {
+    const result = await call(findSymbolTool, { name: "Engine", kind: "function" }, h);
+    assert.equal(text(result), 'No function named "Engine"; its definitions are: class (2)');
+    assert.equal(result.structuredContent?.total, 0);
+  },
+);
+
+toolTest(
+  "find_symbol: candidate files with syntax errors are counted and named",
+  {
+    "src/ok.ts": "export function target(): void {}\n",
+    "src/broken.ts": "export function other( {\n  target();\n",
+  },
+  async (h) => {
+    const result = await call(findSymbolTool, { name: "target" }, h);
+    assert.equal(
+      text(result),
+      "src/ok.ts:1: function target\n" +
+        "[1 of the files that mention it have syntax errors, so definitions in them may be " +
+        "missing: src/broken.ts]",
+    );
+    assert.equal(result.structuredContent?.partial_files, 1);
+  },
+);
