@@ -4,6 +4,7 @@
  * write), compute the new content in the file's own form, write it atomically, remember it as
  * read and tell the caches. Refusals throw EditRefusal (or the workspace's WorkspaceError).
  */
+import { limitText } from "../byte_sizes.ts";
 import {
   createFolders,
   forgetAfterWrite,
@@ -78,16 +79,10 @@ function q(text: string): string {
   return JSON.stringify(text);
 }
 
-function sizeText(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, "")} KiB`;
-  return `${bytes} bytes`;
-}
-
 function tooLarge(verb: string, rel: string, size: number, limits: EditLimits, what: string) {
   return new EditRefusal(
     `Cannot ${verb} ${q(rel)}: ${what} ${size} bytes, over the ${
-      sizeText(limits.maxBytes)
+      limitText(limits.maxBytes)
     } limit (the server's --max-read-bytes flag)`,
   );
 }

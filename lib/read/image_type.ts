@@ -33,13 +33,3 @@ export function imageType(head: Uint8Array): string | null {
   for (const [mime, test] of IMAGE_MAGIC) if (test(head)) return mime;
   return null;
 }
-
-/** Base64 of the bytes, built in chunks (a spread of megabytes would overflow the stack). */
-export function base64(bytes: Uint8Array): string {
-  let out = "";
-  const step = 0x6000; // multiple of 3, so chunks concatenate
-  for (let i = 0; i < bytes.length; i += step) {
-    out += btoa(String.fromCharCode(...bytes.subarray(i, i + step)));
-  }
-  return out;
-}

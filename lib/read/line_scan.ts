@@ -5,7 +5,7 @@
  * the whole file binary when it holds a NUL byte anywhere (grep's rule), whatever the window.
  * Memory stays bounded: only the window's lines are kept, each at most KEEP_BYTES.
  */
-import { MAX_LINE_CHARS } from "../search/content_lines.ts";
+import { cutLine, MAX_LINE_CHARS } from "./long_lines.ts";
 
 const CHUNK = 256 * 1024;
 /** Bytes of one line kept for display: enough for MAX_LINE_CHARS characters of any UTF-8. */
@@ -53,15 +53,7 @@ function displayLine(kept: Uint8Array, extraUnits: number, first: boolean): stri
   }
   let text = decoder.decode(bytes);
   if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  let extra = extraUnits;
-  if (text.length > MAX_LINE_CHARS || extra > 0) {
-    let end = Math.min(MAX_LINE_CHARS, text.length);
-    const code = text.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end--;
-    extra += text.length - end;
-    if (extra > 0) return `${text.slice(0, end)}... [+${extra} chars]`;
-  }
-  return text;
+  return cutLine(text, extraUnits);
 }
 
 function concat(parts: Uint8Array[], length: number): Uint8Array {

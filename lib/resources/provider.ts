@@ -1,6 +1,6 @@
 /** MCP resources over the workspace: every served file is a resource (docs/workspace.md, docs/protocol.md). */
+import { limitText } from "../byte_sizes.ts";
 import type { Config } from "../config.ts";
-import { MIB } from "../config.ts";
 import type { Resource, ResourceContents, ResourceProvider, ResourceTemplate } from "./resource.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
 import { looksLikeUri, pathToFileUri } from "../workspace/uri.ts";
@@ -15,16 +15,6 @@ import { recordBytesRead } from "../edits/record_read.ts";
 export const DEFAULT_PAGE_SIZE = 1000;
 
 const CURSOR_PURPOSE = "resources/list";
-
-/** `10 MiB`, `1.5 MiB`, `512 KiB`, `100 bytes`: the limit as a person would write it. */
-export function formatLimit(bytes: number): string {
-  const trim = (
-    n: number,
-  ) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/\.?0+$/, ""));
-  if (bytes >= MIB) return `${trim(bytes / MIB)} MiB`;
-  if (bytes >= 1024) return `${trim(bytes / 1024)} KiB`;
-  return `${bytes} bytes`;
-}
 
 function baseName(rel: string): string {
   return rel.slice(rel.lastIndexOf("/") + 1);
@@ -102,7 +92,7 @@ export function createResourceProvider(
       if (size > config.maxReadBytes) {
         throw RpcError.invalidParams(
           `Resource too large: ${size} bytes exceeds the ${
-            formatLimit(config.maxReadBytes)
+            limitText(config.maxReadBytes)
           } limit; use read_file with offset and limit`,
         );
       }

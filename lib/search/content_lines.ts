@@ -3,23 +3,12 @@
  * lines (without line numbers `path:text` / `path-text`), and `--` between groups that are not
  * adjacent. Lines come from the decoded text (LF split, a CR before LF dropped).
  */
+import { cutLine, MAX_LINE_CHARS } from "../read/long_lines.ts";
 
 export interface ContentOptions {
   before: number;
   after: number;
   lineNumbers: boolean;
-}
-
-/** Lines longer than this many characters are cut, with `... [+N chars]`. */
-export const MAX_LINE_CHARS = 2000;
-
-/** Cuts a line at MAX_LINE_CHARS characters (never inside a surrogate pair). */
-export function cutLine(line: string): string {
-  if (line.length <= MAX_LINE_CHARS) return line;
-  let end = MAX_LINE_CHARS;
-  const code = line.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${line.slice(0, end)}... [+${line.length - end} chars]`;
 }
 
 /** Characters shown before a match that lies past the first MAX_LINE_CHARS of its line. */

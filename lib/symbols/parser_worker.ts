@@ -8,7 +8,7 @@
 import { Language, Parser } from "web-tree-sitter";
 import { Workspace, type WorkspaceOptions } from "../workspace/workspace.ts";
 import { readFullySync } from "../workspace/workspace.ts";
-import { cutLine } from "../search/content_lines.ts";
+import { cutLine } from "../read/long_lines.ts";
 import { extractSymbols } from "./extract.ts";
 import { type LanguageId, languageOf } from "./languages.ts";
 import { definitionSites, findOccurrences } from "./occurrences.ts";

@@ -2,7 +2,8 @@
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { budgetDiff, diffCounts } from "../edits/diff.ts";
 import { editFile, EditRefusal } from "../edits/operations.ts";
-import { diffBudget, editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
+import { diffBudget, editSessionOf, targetPath } from "./edit_support.ts";
+import { editAnnotations } from "./annotations.ts";
 
 const inputSchema = {
   type: "object",

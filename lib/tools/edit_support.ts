@@ -1,18 +1,7 @@
-/** What the two edit tools share: their annotations, the session's edit state, the target path. */
-import { type ToolAnnotations, type ToolContext, ToolError } from "./tool.ts";
-import { fileArgument } from "./tool_support.ts";
+/** What the two edit tools share: the session's edit state, the target path, the diff budget. */
+import { type ToolContext, ToolError } from "./tool.ts";
+import { fileArgument } from "./path_arguments.ts";
 import type { EditSession } from "../edits/edit_session.ts";
-
-/** Edit tools change files, destructively, and twice the same call is not the same as once. */
-export function editAnnotations(title: string): ToolAnnotations {
-  return {
-    title,
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  };
-}
 
 /** The session's edit state; absent only when --write was not given (the tools are not listed). */
 export function editSessionOf(ctx: ToolContext): EditSession {

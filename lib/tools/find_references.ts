@@ -3,9 +3,9 @@
  * (docs/tools.md "find_references"). Name-based, not type-resolved.
  */
 import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
-import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { capNote, hintLine, takePage } from "./paging.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
 import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
-import { capNote, takePage } from "../search/paging.ts";
 import { recordContentLines } from "./shown_lines.ts";
 
 const MAX_CONTEXT = 10;

@@ -1,9 +1,9 @@
 /** find_symbol: where names are defined, from syntax trees (docs/tools.md "find_symbol"). */
 import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
-import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { capNote, hintLine, takePage } from "./paging.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
 import { checkName, otherMentions, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { ToolError } from "./tool.ts";
-import { capNote, takePage } from "../search/paging.ts";
 import type { NameMatch } from "../symbols/candidates.ts";
 import { type CodeSymbol, SYMBOL_KINDS, type SymbolKind } from "../symbols/types.ts";
 import { containerMatches, splitQualifiedName } from "../symbols/qualified_name.ts";

@@ -1,6 +1,7 @@
 /** git_blame: who last changed each line, by line range (docs/tools.md "git_blame"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { capNote, hintLine, takePage } from "./paging.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
 import { withGit } from "./git_support.ts";
 import { type BlameGroup, type BlameLine, parseBlame } from "../git/blame.ts";
 import { isSecretPath, SECRET_WITHHELD } from "../git/names.ts";
@@ -8,7 +9,6 @@ import { gitPath } from "../git/pathspec.ts";
 import { resolveRevision } from "../git/revision.ts";
 import type { GitRunner } from "../git/runner.ts";
 import { relativeUnder } from "../workspace/names.ts";
-import { capNote, takePage } from "../search/paging.ts";
 import { recordShownLines } from "./shown_lines.ts";
 
 const DEFAULT_LIMIT = 200;

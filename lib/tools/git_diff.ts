@@ -1,13 +1,13 @@
 /** git_diff: unified diff or per-file line counts (docs/tools.md "git_diff"). */
 import type { InputOf, Tool, ToolContext, ToolResult } from "./tool.ts";
-import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { capNote, hintLine, lineSize, takePage } from "./paging.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
 import { CAPPED_LINE, linesPage, optionalGitPath, wholeFields, withGit } from "./git_support.ts";
 import { outputLines, withholdSecrets } from "../git/diff_text.ts";
 import { type NumstatEntry, numstatLine, parseNumstat } from "../git/numstat.ts";
 import { pathArgs } from "../git/pathspec.ts";
 import { resolveCommits, resolveRevision } from "../git/revision.ts";
 import type { GitRunner } from "../git/runner.ts";
-import { capNote, lineSize, takePage } from "../search/paging.ts";
 
 /** Options of every command that prints a diff: no external programs, no repository order file. */
 export const DIFF_OPTIONS = [

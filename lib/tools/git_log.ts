@@ -1,12 +1,12 @@
 /** git_log: commits, newest first, paged (docs/tools.md "git_log"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { capNote, hintLine, lineSize, takePage } from "./paging.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
 import { optionalGitPath, withGit } from "./git_support.ts";
 import { pathArgs } from "../git/pathspec.ts";
 import { resolveRevision } from "../git/revision.ts";
 import { GitError } from "../git/runner.ts";
 import { LOG_FORMAT, type LogEntry, logLine, parseLog } from "../git/log_format.ts";
-import { capNote, lineSize, takePage } from "../search/paging.ts";
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;

@@ -1,13 +1,13 @@
 /** git_show: a commit (header, message, diff) or a file at a revision (docs/tools.md "git_show"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { readOnlyAnnotations } from "./tool_support.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
 import { linesPage, withGit } from "./git_support.ts";
 import { numberedPage } from "./read_file.ts";
 import { DIFF_OPTIONS, diffOutputLines } from "./git_diff.ts";
 import { gitPath } from "../git/pathspec.ts";
 import { isSecretPath, SECRET_WITHHELD } from "../git/names.ts";
 import { resolveRevision } from "../git/revision.ts";
-import { base64, IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
+import { IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
 
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Commit fields before the diff, NUL-separated: id, parents, author, email, date, message. */
@@ -144,7 +144,7 @@ async function showFile(
       );
     }
     return {
-      content: [{ type: "image", data: base64(content), mimeType: mime }],
+      content: [{ type: "image", data: content.toBase64(), mimeType: mime }],
       structuredContent: { path: rel, mimeType: mime, size },
     };
   }

@@ -1,10 +1,10 @@
 /** git_status: branch, upstream, ahead/behind and changed files (docs/tools.md "git_status"). */
 import type { InputOf, Tool, ToolContext, ToolResult } from "./tool.ts";
-import { hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { capNote, hintLine, lineSize, takePage } from "./paging.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
 import { CAPPED_LINE, optionalGitPath, wholeFields, withGit } from "./git_support.ts";
 import { pathArgs } from "../git/pathspec.ts";
 import { parseStatus, type StatusEntry, statusHeader, statusLine } from "../git/status.ts";
-import { capNote, lineSize, takePage } from "../search/paging.ts";
 
 const DEFAULT_LIMIT = 1000;
 

@@ -4,7 +4,7 @@
  * checked by the workspace rules, and paged diff lines.
  */
 import { type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { listPage, type PageArguments } from "./tool_support.ts";
+import { listPage, type PageArguments } from "./list_page.ts";
 import { GitError, type GitRunner } from "../git/runner.ts";
 import { gitPath } from "../git/pathspec.ts";
 

@@ -1,6 +1,9 @@
 /** glob: files by ripgrep -g pattern, most recently modified first (docs/tools.md "glob"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { listPage, readOnlyAnnotations, resolvePath, searchFailure } from "./tool_support.ts";
+import { listPage } from "./list_page.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
+import { resolvePath } from "./path_arguments.ts";
+import { searchFailure } from "./search_support.ts";
 import { compileGlob } from "../search/glob_match.ts";
 import { runGlob } from "../search/walk_jobs.ts";
 

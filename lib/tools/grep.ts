@@ -1,8 +1,9 @@
 /** grep: ripgrep-compatible search over the workspace (docs/tools.md "grep"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { hintLine, readOnlyAnnotations, searchFailure, searchScope } from "./tool_support.ts";
+import { capNote, HARD_CAP_CHARS, hintLine, lineSize, takePage } from "./paging.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
+import { searchFailure, searchScope } from "./search_support.ts";
 import { translatePattern } from "../search/pattern.ts";
-import { capNote, HARD_CAP_CHARS, lineSize, takePage } from "../search/paging.ts";
 import { runGrep } from "../search/grep_job.ts";
 import { contentOutput } from "../search/content_lines.ts";
 import type { GrepMode } from "../search/protocol.ts";

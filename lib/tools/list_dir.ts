@@ -4,16 +4,13 @@
  * top level is always seen whole; the text says so.
  */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import {
-  isFile,
-  listPage,
-  pageRequest,
-  readOnlyAnnotations,
-  resolvePath,
-  searchFailure,
-} from "./tool_support.ts";
+import { isFile, resolvePath } from "./path_arguments.ts";
+import { budgetOf, listPage } from "./list_page.ts";
+import { lineSize, pageRequest, takePage } from "./paging.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
+import { searchFailure } from "./search_support.ts";
 import { runList } from "../search/walk_jobs.ts";
-import { lineSize, takePage } from "../search/paging.ts";
+import { shortSize } from "../byte_sizes.ts";
 import type { ListEntry } from "../search/protocol.ts";
 
 const DEFAULT_LIMIT = 400;
@@ -63,19 +60,6 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-/** 1234 -> "1.2 KB"; bytes below 1 KiB stay exact. */
-export function formatSize(size: number): string {
-  if (size < 1024) return `${size} B`;
-  const units = ["KB", "MB", "GB", "TB"];
-  let value = size / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
-
 function parentOf(rel: string): string {
   const slash = rel.lastIndexOf("/");
   return slash < 0 ? "" : rel.slice(0, slash);
@@ -101,7 +85,7 @@ export function renderTree(base: string, entries: readonly ListEntry[]): string[
       );
       visit(e[0]);
     }
-    for (const e of list) if (!e[1]) out.push(`${e[0]} (${formatSize(e[2])})`);
+    for (const e of list) if (!e[1]) out.push(`${e[0]} (${shortSize(e[2])})`);
   };
   visit(base);
   return out;
@@ -138,7 +122,7 @@ async function run(input: ListDirInput, ctx: ToolContext): Promise<ToolResult> {
   // Lowered from the one walk (the entry counts of the cut folders are the entries below them).
   while (
     lowerable && depth > 1 &&
-    takePage(entries, pageRequest(0, input, options), lineSize).nextOffset !== undefined
+    takePage(entries, pageRequest(0, input, budgetOf(options)), lineSize).nextOffset !== undefined
   ) {
     depth--;
     kept = cutToDepth(listed, base, depth);

@@ -1,8 +1,9 @@
 /** outline: the symbols of one file, nested, from its syntax tree (docs/tools.md "outline"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { fileArgument, hintLine, readOnlyAnnotations } from "./tool_support.ts";
+import { fileArgument } from "./path_arguments.ts";
+import { capNote, hintLine, lineSize, takePage } from "./paging.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
 import { parseRefusal, supportedLanguage } from "./symbol_scope.ts";
-import { capNote, lineSize, takePage } from "../search/paging.ts";
 import { languageOf } from "../symbols/languages.ts";
 import { type FlatSymbol, flattenSymbols, outlineLine } from "../symbols/outline_lines.ts";
 

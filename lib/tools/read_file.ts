@@ -3,12 +3,13 @@
  * The line pass is lib/read/line_scan.ts, image sniffing lib/read/image_type.ts.
  */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { fileArgument, readOnlyAnnotations } from "./tool_support.ts";
+import { fileArgument } from "./path_arguments.ts";
+import { readOnlyAnnotations } from "./annotations.ts";
+import { HARD_CAP_CHARS } from "./paging.ts";
 import { WorkspaceError } from "../workspace/workspace.ts";
 import { recordFileRead } from "../edits/record_read.ts";
-import { HARD_CAP_CHARS } from "../search/paging.ts";
 import { type LineReader, type LineScan, scanLines } from "../read/line_scan.ts";
-import { base64, IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
+import { IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -80,7 +81,7 @@ async function run(input: ReadFileInput, ctx: ToolContext): Promise<ToolResult> 
       file.close();
       const bytes = await ws.readFile(rel, { maxBytes: MAX_IMAGE_BYTES });
       return {
-        content: [{ type: "image", data: base64(bytes), mimeType: mime }],
+        content: [{ type: "image", data: bytes.toBase64(), mimeType: mime }],
         structuredContent: { path: rel, mimeType: mime, size: bytes.length },
       };
     }

@@ -5,7 +5,7 @@ import {
   searchFailure,
   type SearchScope,
   searchScope,
-} from "./tool_support.ts";
+} from "./search_support.ts";
 import { candidateFiles, type NameMatch, otherFiles } from "../symbols/candidates.ts";
 import { languageNames, languageOf } from "../symbols/languages.ts";
 

@@ -2,7 +2,8 @@
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { budgetDiff, diffCounts } from "../edits/diff.ts";
 import { EditRefusal, writeFile } from "../edits/operations.ts";
-import { diffBudget, editAnnotations, editSessionOf, targetPath } from "./edit_support.ts";
+import { diffBudget, editSessionOf, targetPath } from "./edit_support.ts";
+import { editAnnotations } from "./annotations.ts";
 
 /** Characters of diff a replacing write shows at most (the rest is counted). */
 const WRITE_DIFF_CHARS = 4_000;

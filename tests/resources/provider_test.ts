@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { defaultConfig } from "../../lib/config.ts";
 import type { Resource } from "../../lib/resources/resource.ts";
 import { RpcError } from "../../lib/jsonrpc/errors.ts";
-import { createResourceProvider, formatLimit } from "../../lib/resources/provider.ts";
+import { createResourceProvider } from "../../lib/resources/provider.ts";
+import { limitText } from "../../lib/byte_sizes.ts";
 import { pathToFileUri } from "../../lib/workspace/uri.ts";
 import { makeTree, openWorkspaceAt } from "../helpers/fixture.ts";
 
@@ -321,8 +322,8 @@ Deno.test("resources/read: over the size cap is -32602 Resource too large", asyn
 });
 
 Deno.test("resources/read: the default cap reads 10 MiB in the message", () => {
-  assert.equal(formatLimit(defaultConfig().maxReadBytes), "10 MiB");
-  assert.equal(formatLimit(1536 * 1024), "1.5 MiB");
+  assert.equal(limitText(defaultConfig().maxReadBytes), "10 MiB");
+  assert.equal(limitText(1536 * 1024), "1.5 MiB");
 });
 
 Deno.test("resources/read: outside the root is -32002 with data.uri and no reason", async () => {

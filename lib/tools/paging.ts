@@ -1,5 +1,6 @@
 /**
- * Paging and the output budget shared by the tools. Without an explicit limit a page stays under
+ * Paging and the output budget shared by the tools (and only them: resources/list pages by
+ * cursor, lib/resources/listing.ts). Without an explicit limit a page stays under
  * the character budget (measured on the larger of the text and the JSON of structuredContent);
  * an explicit limit is honoured exactly (0 = unlimited) under a hard safety cap.
  */
@@ -69,4 +70,23 @@ export function lineSize(entry: string): { text: number; json: number } {
 /** The reason part of a hint line when the hard cap cut the page. */
 export function capNote(cutBy: Page<unknown>["cutBy"]): string {
   return cutBy === "cap" ? " (stopped at the 8 MiB safety cap)" : "";
+}
+
+/** The next-page hint, the last text line of a cut result. */
+export function hintLine(remaining: string, nextOffset: number, note = ""): string {
+  return `[... ${remaining}${note}; call again with offset=${nextOffset}]`;
+}
+
+/** The page request of a listing call (`head_limit`, else the default limit and the budget). */
+export function pageRequest(
+  offset: number,
+  args: { readonly head_limit?: number },
+  options: { budgetChars: number; defaultLimit: number },
+): PageRequest {
+  return {
+    offset,
+    limit: args.head_limit ?? null,
+    defaultLimit: options.defaultLimit,
+    budgetChars: options.budgetChars,
+  };
 }
