@@ -36,15 +36,26 @@ async function syncFolder(dir: string): Promise<void> {
 }
 
 /**
- * Writes `bytes` to `dir/name` atomically. `dir` is the real path of an existing folder; `mode`
- * the permission bits to keep (null: a new file, 0644 minus umask).
+ * A temp file written, synced and closed next to its target, not yet renamed over it: `commit`
+ * renames it into place (then fsyncs the folder), `abandon` removes it. A batch of files prepares
+ * every temp file first, so that a failure before the first rename changes nothing.
  */
-export async function writeAtomic(
+export interface PreparedWrite {
+  readonly target: string;
+  commit(): Promise<Written>;
+  abandon(): Promise<void>;
+}
+
+/**
+ * Writes `bytes` to a temp file in `dir` (the real path of an existing folder) for `name`;
+ * `mode` the permission bits to keep (null: a new file, 0644 minus umask).
+ */
+export async function prepareAtomic(
   dir: string,
   name: string,
   bytes: Uint8Array,
-  options: { mode: number | null; beforeRename?: BeforeRename },
-): Promise<Written> {
+  options: { mode: number | null },
+): Promise<PreparedWrite> {
   const base = dir === "/" ? "" : dir;
   const temp = `${base}/${tempName(Deno.pid)}`;
   const target = `${base}/${name}`;
@@ -53,7 +64,6 @@ export async function writeAtomic(
     createNew: true,
     mode: options.mode ?? 0o644,
   });
-  let renamed = false;
   let written: Deno.FileInfo;
   try {
     try {
@@ -68,17 +78,55 @@ export async function writeAtomic(
     } finally {
       file.close();
     }
-    options.beforeRename?.();
-    await Deno.rename(temp, target);
-    renamed = true;
-  } finally {
-    if (!renamed) await Deno.remove(temp).catch(() => {});
+  } catch (e) {
+    await Deno.remove(temp).catch(() => {});
+    throw e;
   }
-  await syncFolder(dir);
+  let done = false;
   return {
-    dev: written.dev,
-    ino: written.ino ?? 0,
-    size: written.size,
-    mtimeMs: written.mtime?.getTime() ?? 0,
+    target,
+    async commit(): Promise<Written> {
+      if (done) throw new Error("This write was already committed or abandoned");
+      try {
+        await Deno.rename(temp, target);
+      } catch (e) {
+        await Deno.remove(temp).catch(() => {});
+        throw e;
+      } finally {
+        done = true;
+      }
+      await syncFolder(dir);
+      return {
+        dev: written.dev,
+        ino: written.ino ?? 0,
+        size: written.size,
+        mtimeMs: written.mtime?.getTime() ?? 0,
+      };
+    },
+    async abandon(): Promise<void> {
+      if (done) return;
+      done = true;
+      await Deno.remove(temp).catch(() => {});
+    },
   };
+}
+
+/**
+ * Writes `bytes` to `dir/name` atomically. `dir` is the real path of an existing folder; `mode`
+ * the permission bits to keep (null: a new file, 0644 minus umask).
+ */
+export async function writeAtomic(
+  dir: string,
+  name: string,
+  bytes: Uint8Array,
+  options: { mode: number | null; beforeRename?: BeforeRename },
+): Promise<Written> {
+  const prepared = await prepareAtomic(dir, name, bytes, { mode: options.mode });
+  try {
+    options.beforeRename?.();
+  } catch (e) {
+    await prepared.abandon();
+    throw e;
+  }
+  return await prepared.commit();
 }

@@ -47,6 +47,7 @@ export function loadFeatures(
     write: available.write,
     index,
     git: available.git ? available.gitTarget : null,
+    maxReadBytes: config.maxReadBytes,
   });
   const tools = { tools: toolsFor(available), workspace, config, session };
   const edits = session.edits;

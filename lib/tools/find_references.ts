@@ -1,12 +1,18 @@
 /**
  * find_references: where a name occurs as an identifier in code, from syntax trees
- * (docs/tools.md "find_references"). Name-based, not type-resolved.
+ * (docs/tools.md "find_references"). Name-based (`resolution: "names"`), or, given a position in
+ * a TypeScript or JavaScript file, TypeScript's own references of the symbol there
+ * (`resolution: "types"`).
  */
-import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { capNote, hintLine, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
+import { askSemantic, isScriptPath, readPosition } from "./semantic_support.ts";
+import { lineStarts, lineText, wordAt } from "../semantic/positions.ts";
+import { cutLine } from "../read/long_lines.ts";
+import type { FilePosition } from "../semantic/protocol.ts";
 import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
-import { recordContentLines } from "./shown_lines.ts";
+import { recordContentLines, recordShownLines, type ShownLine } from "./shown_lines.ts";
 
 const MAX_CONTEXT = 10;
 const DEFINITION_MARK = "  [definition]";
@@ -14,8 +20,29 @@ const DEFINITION_MARK = "  [definition]";
 const inputSchema = {
   type: "object",
   properties: {
-    name: { type: "string", description: "Identifier to find (exact, case-sensitive)" },
-    path: { type: "string", description: "File or folder to search (default: workspace root)" },
+    name: {
+      type: "string",
+      description: "Identifier to find (exact, case-sensitive); with line: the one on that line",
+    },
+    path: {
+      type: "string",
+      description: "File or folder to search (default: workspace root); with line: the file",
+    },
+    line: {
+      type: "integer",
+      minimum: 1,
+      description: "Line of a position: in TS/JS, TypeScript's references of that symbol",
+    },
+    occurrence: {
+      type: "integer",
+      minimum: 1,
+      description: "Which occurrence of name on the line (default 1)",
+    },
+    column: {
+      type: "integer",
+      minimum: 1,
+      description: "Column (1-based, UTF-16) of the position, instead of name",
+    },
     glob: { type: "string", description: 'ripgrep -g glob, e.g. "*.ts", "!**/test/**"' },
     type: { type: "string", description: "ripgrep file type, e.g. ts, py, rust, go, c, cpp" },
     include_definitions: {
@@ -32,7 +59,7 @@ const inputSchema = {
     head_limit: { type: "integer", minimum: 0, description: "Max references; 0 = all" },
     offset: { type: "integer", minimum: 0, default: 0, description: "References to skip" },
   },
-  required: ["name"],
+  required: [],
   additionalProperties: false,
 } as const;
 
@@ -54,8 +81,14 @@ const outputSchema = {
     offset: { type: "integer", description: "First reference shown" },
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
     truncated: { type: "boolean", description: "More references follow" },
+    resolution: {
+      type: "string",
+      enum: ["types", "names"],
+      description: "types: TypeScript's references of the symbol, one line each; names: " +
+        "identifiers spelled alike, one line per source line",
+    },
   },
-  required: ["lines", "total", "total_files", "skipped", "offset", "truncated"],
+  required: ["lines", "total", "total_files", "skipped", "offset", "truncated", "resolution"],
   additionalProperties: false,
 };
 
@@ -91,6 +124,7 @@ function render(
   context: number,
   reference: (e: Entry) => string = matchLine,
 ): string[] {
+  const each = reference === columnLine;
   const out: string[] = [];
   const refs = new Set(items.map((h) => `${h.entry.path}\0${h.entry.line}`));
   let lastPath = "";
@@ -104,7 +138,8 @@ function render(
     for (let n = from; n < entry.line; n++) {
       if (lines[n] !== undefined) out.push(`${entry.path}-${n}-${lines[n]}`);
     }
-    if (entry.line > shownUpTo) out.push(reference(entry));
+    // One line per source line, or (with columns) one per reference.
+    if (entry.line > shownUpTo || (each && entry.line === shownUpTo)) out.push(reference(entry));
     let to = entry.line;
     for (let n = entry.line + 1; n <= entry.line + context; n++) {
       if (lines[n] === undefined || refs.has(`${entry.path}\0${n}`)) break;
@@ -134,6 +169,96 @@ function sizeOf(context: number) {
 }
 
 async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolResult> {
+  if (input.line !== undefined) {
+    const at = readPosition(ctx, input);
+    if (isScriptPath(at.path)) return await byTypes(input, ctx, at);
+    // Another language: the identifier at that position, by name over the whole workspace.
+    const { line: _l, column: _c, occurrence: _o, path: _p, ...rest } = input;
+    return await byNames({ ...rest, name: identifierAt(ctx, at) }, ctx);
+  }
+  if (input.column !== undefined || input.occurrence !== undefined) {
+    throw new ToolError("column and occurrence point into a line: give path and line with them");
+  }
+  if (input.name === undefined) {
+    throw new ToolError(
+      "Missing name: give the identifier to find, or a position (path, line, name)",
+    );
+  }
+  return await byNames({ ...input, name: input.name }, ctx);
+}
+
+/** The identifier a position points at in a file of another language. */
+function identifierAt(ctx: ToolContext, at: FilePosition): string {
+  const bytes = ctx.workspace.readFileSync(at.path, { maxBytes: ctx.config.maxReadBytes });
+  const text = new TextDecoder().decode(bytes);
+  const line = lineText(text, lineStarts(text), at.line);
+  const word = at.name ?? wordAt(line, (at.column ?? 1) - 1);
+  const onLine = at.name === undefined ||
+    new RegExp(`(?<![\\w$])${escape(at.name)}(?![\\w$])`).test(line);
+  if (word === null || !onLine) {
+    throw new ToolError(
+      `No identifier ${at.name === undefined ? `at column ${at.column}` : `"${at.name}"`} on ` +
+        `line ${at.line} of "${at.path}" (${JSON.stringify(line.slice(0, 200))})`,
+    );
+  }
+  return word;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** TypeScript's references of the symbol at a position, with context lines read for the page. */
+async function byTypes(
+  input: FindReferencesInput,
+  ctx: ToolContext,
+  at: FilePosition,
+): Promise<ToolResult> {
+  const context = input["-C"] ?? 0;
+  const answer = await askSemantic(ctx, { kind: "references", at });
+  const found = answer.kind === "references" ? answer.references : [];
+  const held: Held[] = found.filter((r) => input.include_definitions || !r.definition).map((
+    entry,
+  ) => ({ entry, lines: { [entry.line]: entry.text } }));
+  if (context > 0) addContext(ctx, held, context);
+  const where = at.name !== undefined ? `"${at.name}"` : `column ${at.column}`;
+  return await finish(input, ctx, held, context, {
+    files: new Set(held.map((h) => h.entry.path)).size,
+    skipped: 0,
+    resolution: "types",
+    none: `No references found for ${where} on line ${at.line} of "${at.path}"`,
+  });
+}
+
+/** Fills the context lines of every entry from its file (one read per file). */
+function addContext(ctx: ToolContext, held: Held[], context: number): void {
+  const byPath = new Map<string, Held[]>();
+  for (const h of held) byPath.set(h.entry.path, [...(byPath.get(h.entry.path) ?? []), h]);
+  for (const [path, list] of byPath) {
+    let text: string;
+    try {
+      text = new TextDecoder().decode(
+        ctx.workspace.readFileSync(path, { maxBytes: ctx.config.maxReadBytes }),
+      );
+    } catch {
+      continue;
+    }
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    const starts = lineStarts(text);
+    const lines: Record<number, string> = {};
+    for (const h of list) {
+      for (let n = h.entry.line - context; n <= h.entry.line + context; n++) {
+        if (n >= 1 && n <= starts.length) lines[n] = cutLine(lineText(text, starts, n));
+      }
+    }
+    for (const h of list) h.lines = { ...lines, [h.entry.line]: h.entry.text };
+  }
+}
+
+async function byNames(
+  input: FindReferencesInput & { name: string },
+  ctx: ToolContext,
+): Promise<ToolResult> {
   const ws = ctx.workspace;
   const { name, include_definitions: withDefinitions } = input;
   checkName(name);
@@ -172,6 +297,23 @@ async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolRe
     }
     if (held.length > before) totalFiles++;
   }
+  return await finish(input, ctx, held, context, {
+    files: totalFiles,
+    skipped,
+    resolution: "names",
+    none: `No references to "${name}" found in code (${candidates.length} files mention it)`,
+  });
+}
+
+async function finish(
+  input: FindReferencesInput,
+  ctx: ToolContext,
+  held: Held[],
+  context: number,
+  about: { files: number; skipped: number; resolution: "types" | "names"; none: string },
+): Promise<ToolResult> {
+  const { skipped } = about;
+  const types = about.resolution === "types";
   const offset = input.offset;
   const page = takePage(held, {
     offset,
@@ -179,24 +321,32 @@ async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolRe
     defaultLimit: Infinity,
     budgetChars: ctx.config.maxOutputChars,
   }, sizeOf(context));
-  const lines = render(page.items, context);
+  const lines = render(page.items, context, types ? columnLine : matchLine);
   // With --write, the lines shown count as read for edit_file (read before write).
-  await recordContentLines(
-    ctx,
-    lines.map((l) => l.endsWith(DEFINITION_MARK) ? l.slice(0, -DEFINITION_MARK.length) : l),
-    [...new Set(page.items.map((h) => h.entry.path))],
-  );
+  if (types) {
+    // Lines carry columns here: record each file's reference and context lines as held.
+    const byFile = new Map<string, ShownLine[]>();
+    for (const h of page.items) {
+      const list = byFile.get(h.entry.path) ?? [];
+      for (let n = h.entry.line - context; n <= h.entry.line + context; n++) {
+        const text = h.lines[n];
+        if (text !== undefined) list.push({ line: n, text });
+      }
+      byFile.set(h.entry.path, list);
+    }
+    for (const [path, shown] of byFile) await recordShownLines(ctx, path, shown);
+  } else {
+    await recordContentLines(
+      ctx,
+      lines.map((l) => l.endsWith(DEFINITION_MARK) ? l.slice(0, -DEFINITION_MARK.length) : l),
+      [...new Set(page.items.map((h) => h.entry.path))],
+    );
+  }
   if (page.nextOffset !== undefined) {
     const remaining = `${held.length - page.nextOffset} more references`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
   }
-  if (lines.length === 0) {
-    lines.push(
-      held.length > 0
-        ? "No more references"
-        : `No references to "${name}" found in code (${candidates.length} files mention it)`,
-    );
-  }
+  if (lines.length === 0) lines.push(held.length > 0 ? "No more references" : about.none);
   if (skipped > 0) {
     lines.push(
       `[${skipped} files that mention it were not parsed: binary or over --max-read-bytes]`,
@@ -205,12 +355,13 @@ async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolRe
   const structured: Record<string, unknown> = {
     lines: render(page.items, context, columnLine),
     total: held.length,
-    total_files: totalFiles,
+    total_files: about.files,
     skipped,
     offset,
   };
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
   structured.truncated = page.nextOffset !== undefined;
+  structured.resolution = about.resolution;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
@@ -218,8 +369,11 @@ export const findReferencesTool: Tool<FindReferencesInput> = {
   name: "find_references",
   title: "Find references to a name",
   description: "Lines where a name occurs as an identifier in code, read from syntax trees: " +
-    "never in comments or string literals, never inside a longer identifier. Name-based, not " +
-    "type-resolved: every identifier spelled like the name counts, whatever it refers to. " +
+    "never in comments or string literals, never inside a longer identifier. By name, every " +
+    "identifier spelled alike counts. With a position (path, line, name or column) in a " +
+    "TypeScript/JavaScript file: TypeScript's references of that symbol only (imports, " +
+    "re-exports, shorthand properties, JSX), `path:line:column:text` each; prefer this over " +
+    "grep for common names. " +
     "Output like grep's content mode (`path:line:text`, context `path-line-text`), definitions " +
     "marked `  [definition]`; include_definitions: false leaves them out. -C adds context " +
     "lines; head_limit/offset page by references; totals cover the whole scope. Languages: C, " +

@@ -7,11 +7,14 @@ import { editFileTool } from "./edit_file.ts";
 import { findReferencesTool } from "./find_references.ts";
 import { findSymbolTool } from "./find_symbol.ts";
 import type { GitTarget } from "../git/target.ts";
+import { diagnosticsTool } from "./diagnostics.ts";
 import { globTool } from "./glob.ts";
+import { goToDefinitionTool } from "./go_to_definition.ts";
 import { grepTool } from "./grep.ts";
 import { listDirTool } from "./list_dir.ts";
 import { outlineTool } from "./outline.ts";
 import { readFileTool } from "./read_file.ts";
+import { renameSymbolTool, renameSymbolWriteTool } from "./rename_symbol.ts";
 import { writeFileTool } from "./write_file.ts";
 import { gitBlameTool } from "./git_blame.ts";
 import { gitDiffTool } from "./git_diff.ts";
@@ -36,13 +39,17 @@ export interface ToolEntry {
 }
 
 export const TOOL_TABLE: readonly ToolEntry[] = [
+  { tool: diagnosticsTool },
   { tool: findReferencesTool },
   { tool: findSymbolTool },
   { tool: globTool },
+  { tool: goToDefinitionTool },
   { tool: grepTool },
   { tool: listDirTool },
   { tool: outlineTool },
   { tool: readFileTool },
+  { tool: renameSymbolTool, when: (s) => !s.write },
+  { tool: renameSymbolWriteTool, when: (s) => s.write },
   { tool: editFileTool, when: (s) => s.write },
   { tool: writeFileTool, when: (s) => s.write },
   { tool: gitBlameTool, when: (s) => s.git },

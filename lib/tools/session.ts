@@ -8,6 +8,7 @@ import { EditSession } from "../edits/edit_session.ts";
 import { GitRunner } from "../git/runner.ts";
 import type { GitTarget } from "../git/target.ts";
 import { SearchPool } from "../search/pool.ts";
+import { SemanticService } from "../semantic/service.ts";
 import { SymbolService } from "../symbols/service.ts";
 import { WorkQueue } from "../work_queue.ts";
 import type { SearchIndex } from "../index/service.ts";
@@ -28,11 +29,20 @@ export class Session {
   /** Parsed symbols: parser workers (started on first use) and the per-file cache. */
   readonly symbols: SymbolService;
 
+  /** TypeScript's language service in its own worker (started on first use, ended when idle). */
+  readonly semantic: SemanticService;
+
   /** The git runner of the root (lib/git/runner.ts), or null when the git tools are not offered. */
   readonly git: GitRunner | null;
 
   constructor(
-    options: { write?: boolean; index?: SearchIndex; git?: GitTarget | null } = {},
+    options: {
+      write?: boolean;
+      index?: SearchIndex;
+      git?: GitTarget | null;
+      semanticIdleMs?: number;
+      maxReadBytes?: number;
+    } = {},
   ) {
     this.queue = new WorkQueue(HEAVY_UNITS);
     this.pool = new SearchPool(this.queue);
@@ -41,9 +51,14 @@ export class Session {
     this.git = options.git ? new GitRunner(options.git) : null;
     // A write drops what the workers cached (workspaces with their ignore rules, listings) and
     // re-reads the file into the index before the next grep.
+    this.semantic = new SemanticService({
+      idleMs: options.semanticIdleMs,
+      maxBytes: options.maxReadBytes,
+    });
     this.edits?.onWritten((file) => {
       this.pool.forget();
       this.index?.touch([file.rel]);
+      this.semantic.touch([file.rel], file.created);
     });
     this.symbols = new SymbolService({ queue: this.queue });
   }
@@ -59,5 +74,6 @@ export class Session {
     this.pool.stop();
     this.index?.stop();
     this.symbols.stop();
+    this.semantic.stop();
   }
 }

@@ -36,6 +36,17 @@ export interface WorkspaceOptions {
 }
 
 export type { Refusal, WalkEntry, WalkOptions };
+
+/** A file or folder as the semantic worker may see it (lookupForTypes). */
+export interface TypeEntry {
+  rel: string;
+  /** Real absolute path. */
+  abs: string;
+  isFile: boolean;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
 export { readFullySync, WorkspaceError };
 
 const MAX_INPUT_LENGTH = 8192;
@@ -240,7 +251,7 @@ export class Workspace {
     return segments.join("/");
   }
 
-  #resolve(input: string, verb: string): Resolved {
+  #resolve(input: string, verb: string, withIgnored = false): Resolved {
     const rel = this.#lexical(input, verb);
     const segments = rel === "" ? [] : rel.split("/");
     const named = isRuleSegmentHit(segments, this.options.allowSecrets);
@@ -274,7 +285,7 @@ export class Workspace {
       );
       if (hit !== null) throw refuse(hit, input, verb);
     }
-    const ignores = this.#ignores;
+    const ignores = withIgnored ? null : this.#ignores;
     if (ignores !== null) {
       if (
         ignores.ignores(rel, info.isDirectory) ||
@@ -333,9 +344,66 @@ export class Workspace {
     };
   }
 
+  /**
+   * For type information only (the semantic worker): what `rel` names, by every guard but the
+   * ignore rules (a declaration under node_modules, a package.json), or null when it is absent,
+   * outside, a secret, under `.git` or not a file or folder. Text read this way is never shown.
+   */
+  lookupForTypes(rel: string): TypeEntry | null {
+    let r: Resolved;
+    try {
+      r = this.#resolve(rel, "read", true);
+    } catch (e) {
+      if (e instanceof WorkspaceError) return null;
+      throw e;
+    }
+    if (!r.info.isFile && !r.info.isDirectory) return null;
+    return {
+      rel: r.rel,
+      abs: r.abs,
+      isFile: r.info.isFile,
+      size: r.info.size,
+      mtimeMs: r.info.mtime?.getTime() ?? 0,
+      ino: r.info.ino ?? 0,
+    };
+  }
+
+  /**
+   * The names in folder `rel` for type information only (ignored ones included; `.git`, secret,
+   * temp-file and unnameable names left out; a symlink only when it stays inside), or null when
+   * the folder is not there by lookupForTypes' rules.
+   */
+  listForTypes(rel: string): { files: string[]; dirs: string[] } | null {
+    const folder = this.lookupForTypes(rel);
+    if (folder === null || folder.isFile) return null;
+    const files: string[] = [];
+    const dirs: string[] = [];
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(folder.abs)];
+    } catch {
+      return null;
+    }
+    for (const entry of entries) {
+      const name = entry.name;
+      if (
+        isGitName(name) || isTempName(name) || hasControlChar(name) || name.includes("\\") ||
+        (!this.options.allowSecrets && isSecretName(name))
+      ) continue;
+      let isDir = entry.isDirectory;
+      if (entry.isSymlink) {
+        const target = this.lookupForTypes(rel === "" ? name : `${rel}/${name}`);
+        if (target === null) continue;
+        isDir = !target.isFile;
+      } else if (!entry.isFile && !entry.isDirectory) continue;
+      (isDir ? dirs : files).push(name);
+    }
+    return { files: files.sort(), dirs: dirs.sort() };
+  }
+
   /** Resolves `rel` to a regular file (not a folder, FIFO, device...). */
-  #resolveFile(rel: string): Resolved {
-    const r = this.#resolve(rel, "read");
+  #resolveFile(rel: string, withIgnored = false): Resolved {
+    const r = this.#resolve(rel, "read", withIgnored);
     if (r.info.isDirectory) throw refuse("is-a-directory", rel, "read");
     if (!r.info.isFile) throw refuse("not-a-file", rel, "read");
     return r;
@@ -398,8 +466,16 @@ export class Workspace {
     }
   }
 
-  readFileSync(rel: string, options: { maxBytes?: number } = {}): Uint8Array {
-    const r = this.#resolveFile(rel);
+  /**
+   * The whole file (or its first `maxBytes` bytes), after the three guards; `forTypes` also
+   * reads files the ignore rules exclude, for type information that is never shown (see
+   * lookupForTypes).
+   */
+  readFileSync(
+    rel: string,
+    options: { maxBytes?: number; forTypes?: boolean } = {},
+  ): Uint8Array {
+    const r = this.#resolveFile(rel, options.forTypes === true);
     const guard = new FolderGuard(this.root);
     const state = guard.enter(parentOf(r.abs));
     if (state === "bad") throw changed(rel);

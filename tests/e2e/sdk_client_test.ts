@@ -81,6 +81,16 @@ const EVERY_TOOL_CALL: Array<[string, Record<string, unknown>]> = [
   ["outline", { path: "src/util.py" }],
   ["find_symbol", { name: "helper" }],
   ["find_references", { name: "hello", "-C": 1 }],
+  ["go_to_definition", { path: "hello.ts", line: 1, name: "hello" }],
+  ["find_references", { path: "hello.ts", line: 1, name: "hello" }],
+  ["rename_symbol", {
+    path: "hello.ts",
+    line: 1,
+    name: "hello",
+    new_name: "greeting",
+    dry_run: true,
+  }],
+  ["diagnostics", {}],
 ];
 
 async function git(cwd: string, ...args: string[]): Promise<void> {

@@ -1,0 +1,370 @@
+/**
+ * The projects of a workspace, as the semantic worker builds them: the nearest
+ * `tsconfig.json`/`jsconfig.json` above a file inside the root (its `extends` chain followed only
+ * inside the root, through TypeFiles), the projects a solution config's `references` name, and one
+ * default project for every served TS/JS file that no config claims. One language service per
+ * project, built on first use; `compilerOptions.plugins` are dropped (nothing of the repository
+ * ever runs).
+ */
+import type ts from "typescript";
+import { isScriptPath } from "./positions.ts";
+import type { TypeFiles } from "./type_files.ts";
+
+type TS = typeof ts;
+
+/** One parsed config: its options and the files it includes. */
+interface Config {
+  path: string;
+  options: ts.CompilerOptions;
+  fileNames: string[];
+  files: Set<string>;
+  references: readonly ts.ProjectReference[];
+  /** Config files inside the root that it referenced (for the refs walk). */
+  referencedConfigs: string[];
+}
+
+export class Project {
+  /** Root-relative path of the config, or "" for the default project. */
+  readonly key: string;
+  readonly service: ts.LanguageService;
+  readonly #files: Set<string>;
+
+  constructor(key: string, service: ts.LanguageService, files: Set<string>) {
+    this.key = key;
+    this.service = service;
+    this.#files = files;
+  }
+
+  /** True when `path` (absolute) is one of the project's root files. */
+  has(path: string): boolean {
+    return this.#files.has(path);
+  }
+}
+
+/** The host of one project's language service: TypeFiles for every read. */
+class ProjectHost implements ts.LanguageServiceHost {
+  readonly #ts: TS;
+  readonly #files: TypeFiles;
+  readonly #options: ts.CompilerOptions;
+  readonly #names: string[];
+  readonly #references: readonly ts.ProjectReference[] | undefined;
+  readonly #token: ts.CancellationToken;
+
+  constructor(
+    tsModule: TS,
+    files: TypeFiles,
+    config: {
+      options: ts.CompilerOptions;
+      fileNames: string[];
+      references?: readonly ts.ProjectReference[];
+    },
+    token: ts.CancellationToken,
+  ) {
+    this.#ts = tsModule;
+    this.#files = files;
+    this.#options = config.options;
+    this.#names = config.fileNames;
+    this.#references = config.references;
+    this.#token = token;
+  }
+
+  getCompilationSettings(): ts.CompilerOptions {
+    return this.#options;
+  }
+  getScriptFileNames(): string[] {
+    return this.#names;
+  }
+  getProjectReferences(): readonly ts.ProjectReference[] | undefined {
+    return this.#references;
+  }
+  /** Sources of referenced projects, not their build output (which need not exist). */
+  useSourceOfProjectReferenceRedirect(): boolean {
+    return true;
+  }
+  getScriptVersion(fileName: string): string {
+    return this.#files.version(fileName);
+  }
+  getScriptSnapshot(fileName: string): ts.IScriptSnapshot | undefined {
+    const text = this.#files.readFile(fileName);
+    return text === undefined ? undefined : this.#ts.ScriptSnapshot.fromString(text);
+  }
+  getCurrentDirectory(): string {
+    return this.#files.root;
+  }
+  getDefaultLibFileName(options: ts.CompilerOptions): string {
+    return `${this.#files.libDir}/${this.#ts.getDefaultLibFileName(options)}`;
+  }
+  getCancellationToken(): ts.CancellationToken {
+    return this.#token;
+  }
+  useCaseSensitiveFileNames(): boolean {
+    return true;
+  }
+  fileExists(path: string): boolean {
+    return this.#files.fileExists(path);
+  }
+  readFile(path: string): string | undefined {
+    return this.#files.readFile(path);
+  }
+  directoryExists(path: string): boolean {
+    return this.#files.directoryExists(path);
+  }
+  getDirectories(path: string): string[] {
+    return this.#files.getDirectories(path);
+  }
+  realpath(path: string): string {
+    return this.#files.realpath(path);
+  }
+  readDirectory(
+    path: string,
+    extensions?: readonly string[],
+    exclude?: readonly string[],
+    include?: readonly string[],
+    depth?: number,
+  ): string[] {
+    return readServedDirectory(this.#ts, this.#files, path, extensions, exclude, include, depth);
+  }
+}
+
+function readServedDirectory(
+  tsModule: TS,
+  files: TypeFiles,
+  path: string,
+  extensions?: readonly string[],
+  exclude?: readonly string[],
+  include?: readonly string[],
+  depth?: number,
+): string[] {
+  // deno-lint-ignore no-explicit-any
+  const matchFiles = (tsModule as any).matchFiles as (...args: unknown[]) => string[];
+  return matchFiles(
+    path,
+    extensions,
+    exclude,
+    include,
+    true,
+    files.root,
+    depth,
+    (dir: string) => files.servedEntries(dir),
+    (p: string) => files.realpath(p),
+  );
+}
+
+/** The options of the default project (and of files no config claims). */
+export function defaultOptions(tsModule: TS): ts.CompilerOptions {
+  return {
+    allowJs: true,
+    checkJs: false,
+    target: tsModule.ScriptTarget.ESNext,
+    module: tsModule.ModuleKind.ESNext,
+    moduleResolution: tsModule.ModuleResolutionKind.Bundler,
+    allowImportingTsExtensions: true,
+    jsx: tsModule.JsxEmit.Preserve,
+    strict: true,
+    noEmit: true,
+  };
+}
+
+const CONFIG_NAMES = ["tsconfig.json", "jsconfig.json"];
+
+export class ProjectSet {
+  readonly #ts: TS;
+  readonly #files: TypeFiles;
+  readonly #registry: ts.DocumentRegistry;
+  readonly #token: ts.CancellationToken;
+  readonly #log: (message: string) => void;
+  readonly #configs = new Map<string, Config | null>();
+  readonly #nearest = new Map<string, string | null>();
+  readonly #projects = new Map<string, Project>();
+  readonly #told = new Set<string>();
+  /** The config files read (absolute), whose change makes every project stale. */
+  readonly configFiles = new Set<string>();
+  #defaultFiles: string[] | null = null;
+
+  constructor(
+    tsModule: TS,
+    files: TypeFiles,
+    registry: ts.DocumentRegistry,
+    token: ts.CancellationToken,
+    log: (message: string) => void,
+  ) {
+    this.#ts = tsModule;
+    this.#files = files;
+    this.#registry = registry;
+    this.#token = token;
+    this.#log = log;
+  }
+
+  /** Every project is dropped (a config changed, files came or went); parsed files are kept. */
+  reset(): void {
+    for (const project of this.#projects.values()) project.service.dispose();
+    this.#projects.clear();
+    this.#configs.clear();
+    this.#nearest.clear();
+    this.#defaultFiles = null;
+    this.configFiles.clear();
+  }
+
+  /** Projects built so far. */
+  get built(): Project[] {
+    return [...this.#projects.values()];
+  }
+
+  /** The project whose answers count for `rel` (a served TS/JS file). */
+  projectFor(rel: string): Project {
+    const path = this.#files.absOf(rel);
+    const config = this.#claim(rel, path);
+    return config === null ? this.#defaultProject() : this.#project(config);
+  }
+
+  /** The config that claims a file: its nearest one, or one its references lead to. */
+  #claim(rel: string, path: string): Config | null {
+    const nearest = this.#nearestConfig(rel);
+    if (nearest === null) return null;
+    const seen = new Set<string>();
+    const visit = (configPath: string): Config | null => {
+      if (seen.has(configPath) || seen.size > 64) return null;
+      seen.add(configPath);
+      const config = this.#config(configPath);
+      if (config === null) return null;
+      if (config.files.has(path)) return config;
+      for (const ref of config.referencedConfigs) {
+        const found = visit(ref);
+        if (found !== null) return found;
+      }
+      return null;
+    };
+    return visit(nearest);
+  }
+
+  #nearestConfig(rel: string): string | null {
+    const slash = rel.lastIndexOf("/");
+    const dir = slash < 0 ? "" : rel.slice(0, slash);
+    return this.#nearestIn(dir);
+  }
+
+  #nearestIn(dir: string): string | null {
+    const cached = this.#nearest.get(dir);
+    if (cached !== undefined) return cached;
+    let found: string | null = null;
+    for (const name of CONFIG_NAMES) {
+      const path = this.#files.absOf(dir === "" ? name : `${dir}/${name}`);
+      if (this.#files.fileExists(path)) {
+        found = path;
+        break;
+      }
+    }
+    if (found === null && dir !== "") {
+      const slash = dir.lastIndexOf("/");
+      found = this.#nearestIn(slash < 0 ? "" : dir.slice(0, slash));
+    }
+    this.#nearest.set(dir, found);
+    return found;
+  }
+
+  #config(path: string): Config | null {
+    if (this.#configs.has(path)) return this.#configs.get(path)!;
+    const config = this.#parse(path);
+    this.#configs.set(path, config);
+    return config;
+  }
+
+  #parse(path: string): Config | null {
+    const tsModule = this.#ts;
+    const files = this.#files;
+    this.configFiles.add(path);
+    const read = (p: string) => {
+      const text = files.readFile(p);
+      if (text !== undefined && files.relOf(p) !== null) this.configFiles.add(p);
+      return text;
+    };
+    const json = tsModule.readConfigFile(path, read);
+    if (json.error !== undefined) {
+      this.#tell(path, [json.error]);
+      return null;
+    }
+    const host: ts.ParseConfigHost = {
+      useCaseSensitiveFileNames: true,
+      readDirectory: (dir, extensions, exclude, include, depth) =>
+        readServedDirectory(tsModule, files, dir, extensions, exclude, include, depth),
+      fileExists: (p) => files.fileExists(p),
+      readFile: read,
+    };
+    const dir = path.slice(0, path.lastIndexOf("/"));
+    const parsed = tsModule.parseJsonConfigFileContent(json.config, host, dir, undefined, path);
+    this.#tell(path, parsed.errors);
+    const options = { ...parsed.options };
+    // Language-service plugins run code: never loaded (the language service alone never loads
+    // them either; dropped so that nothing downstream could).
+    delete options.plugins;
+    const references = (parsed.projectReferences ?? []).filter((ref) =>
+      files.relOf(ref.path) !== null
+    );
+    const referencedConfigs = references
+      .map((ref) => tsModule.resolveProjectReferencePath(ref))
+      .filter((p) => files.relOf(p) !== null);
+    const fileNames = parsed.fileNames.filter((p) => files.relOf(p) !== null);
+    return {
+      path,
+      options,
+      fileNames,
+      files: new Set(fileNames),
+      references,
+      referencedConfigs,
+    };
+  }
+
+  /** Config diagnostics, once per config and message, on stderr (never as file diagnostics). */
+  #tell(path: string, errors: readonly ts.Diagnostic[]): void {
+    const rel = this.#files.relOf(path) ?? path;
+    for (const error of errors) {
+      const text = this.#ts.flattenDiagnosticMessageText(error.messageText, "\n");
+      const key = `${rel}\0${text}`;
+      if (this.#told.has(key)) continue;
+      this.#told.add(key);
+      this.#log(`${rel}: TS${error.code}: ${text}`);
+    }
+  }
+
+  #project(config: Config): Project {
+    const key = this.#files.relOf(config.path) ?? config.path;
+    let project = this.#projects.get(key);
+    if (project === undefined) {
+      const host = new ProjectHost(this.#ts, this.#files, config, this.#token);
+      const service = this.#ts.createLanguageService(host, this.#registry);
+      project = new Project(key, service, config.files);
+      this.#projects.set(key, project);
+    }
+    return project;
+  }
+
+  #defaultProject(): Project {
+    let project = this.#projects.get("");
+    if (project === undefined) {
+      const fileNames = this.defaultFiles();
+      const host = new ProjectHost(
+        this.#ts,
+        this.#files,
+        { options: defaultOptions(this.#ts), fileNames },
+        this.#token,
+      );
+      const service = this.#ts.createLanguageService(host, this.#registry);
+      project = new Project("", service, new Set(fileNames));
+      this.#projects.set("", project);
+    }
+    return project;
+  }
+
+  /** Every served TS/JS file under the root that no config claims (absolute paths). */
+  defaultFiles(): string[] {
+    if (this.#defaultFiles !== null) return this.#defaultFiles;
+    const out: string[] = [];
+    for (const entry of this.#files.ws.walk("")) {
+      if (entry.isDir || !isScriptPath(entry.rel)) continue;
+      const path = this.#files.absOf(entry.rel);
+      if (this.#claim(entry.rel, path) === null) out.push(path);
+    }
+    this.#defaultFiles = out;
+    return out;
+  }
+}

@@ -1,0 +1,86 @@
+/** Messages between the semantic service (main thread) and its worker. Structured-cloneable. */
+import type { WorkspaceOptions } from "../workspace/workspace.ts";
+import type { PositionInput } from "./positions.ts";
+
+/** A position in a served TS/JS file (root-relative path). */
+export interface FilePosition extends PositionInput {
+  path: string;
+}
+
+export type Query =
+  | { kind: "definition"; at: FilePosition }
+  | { kind: "references"; at: FilePosition }
+  | { kind: "rename"; at: FilePosition; newName: string }
+  | { kind: "diagnostics"; path: string };
+
+/** One definition; `path` null for a file outside the root (TypeScript's own lib files). */
+export interface Definition {
+  path: string | null;
+  external?: string;
+  line: number;
+  column: number;
+  end_line: number;
+  kind: string;
+  name: string;
+  text: string;
+}
+
+export interface Reference {
+  path: string;
+  line: number;
+  column: number;
+  text: string;
+  definition: boolean;
+}
+
+export interface RenameEdit {
+  line: number;
+  column: number;
+  old_text: string;
+  new_text: string;
+}
+
+/** One file a rename changes: the text the program read, and the text after the edits. */
+export interface RenameFile {
+  path: string;
+  edits: RenameEdit[];
+  before: string;
+  after: string;
+}
+
+export interface Diagnostic {
+  path: string;
+  line: number;
+  column: number;
+  code: number;
+  category: string;
+  message: string;
+}
+
+export type Answer =
+  | { kind: "definition"; definitions: Definition[] }
+  | { kind: "references"; references: Reference[] }
+  | { kind: "rename"; files: RenameFile[] }
+  | { kind: "diagnostics"; diagnostics: Diagnostic[]; files: number };
+
+export interface WorkerSettings {
+  ws: WorkspaceOptions;
+  /** Files over this many bytes are left out of programs. */
+  maxBytes: number;
+}
+
+export type ToSemantic =
+  | { t: "open"; settings: WorkerSettings; cancel: SharedArrayBuffer }
+  | { t: "ask"; id: number; query: Query }
+  /** The server wrote these root-relative files (`created`: new names). */
+  | { t: "touch"; paths: string[]; created: boolean };
+
+export type FromSemantic =
+  | { t: "ready" }
+  | { t: "progress"; id: number; done: number; message: string }
+  | { t: "answer"; id: number; answer: Answer }
+  /** Something the model must fix or know (ToolError text). */
+  | { t: "refused"; id: number; message: string }
+  | { t: "cancelled"; id: number }
+  | { t: "failed"; id: number; message: string }
+  | { t: "log"; level: "warn" | "info" | "debug"; message: string };

@@ -1,0 +1,299 @@
+/**
+ * The four questions the semantic worker answers, from a project's language service: definitions,
+ * references, rename edits and diagnostics, in the tools' terms (root-relative paths, 1-based
+ * lines and UTF-16 columns as read_file counts lines, each entry's line of text). Only files
+ * inside the root are answered about; lib files appear as `external` definitions; text of files
+ * the server does not serve (ignored declarations) is never returned, but for one definition line.
+ */
+import type ts from "typescript";
+import { cutLine } from "../read/long_lines.ts";
+import { isScriptPath, lineColumn, lineStarts, lineText, locate } from "./positions.ts";
+import type {
+  Definition,
+  Diagnostic,
+  FilePosition,
+  Reference,
+  RenameEdit,
+  RenameFile,
+} from "./protocol.ts";
+import type { Project, ProjectSet } from "./projects.ts";
+import type { TypeFiles } from "./type_files.ts";
+
+type TS = typeof ts;
+
+/** Something the model must fix or know: the worker answers it as a refusal. */
+export class Refusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "Refusal";
+  }
+}
+
+interface Lines {
+  text: string;
+  starts: number[];
+}
+
+/** What the questions need: the TypeScript module, the file system view, the projects. */
+export class SemanticQueries {
+  readonly #ts: TS;
+  readonly #files: TypeFiles;
+  readonly #projects: ProjectSet;
+  readonly #lines = new Map<string, Lines>();
+  /** Called when the projects must be rebuilt (a file is not where the project set thought). */
+  readonly #reset: () => void;
+
+  constructor(tsModule: TS, files: TypeFiles, projects: ProjectSet, reset: () => void) {
+    this.#ts = tsModule;
+    this.#files = files;
+    this.#projects = projects;
+    this.#reset = reset;
+  }
+
+  #linesOf(path: string): Lines | null {
+    const text = this.#files.readFile(path);
+    if (text === undefined) return null;
+    let lines = this.#lines.get(path);
+    if (lines === undefined || lines.text !== text) {
+      lines = { text, starts: lineStarts(text) };
+      if (this.#lines.size > 4096) this.#lines.clear();
+      this.#lines.set(path, lines);
+    }
+    return lines;
+  }
+
+  /** The project of a position's file and the offset it names. */
+  #at(at: FilePosition): { project: Project; path: string; offset: number } {
+    if (!isScriptPath(at.path)) {
+      throw new Refusal(`"${at.path}" is not a TypeScript or JavaScript file`);
+    }
+    const path = this.#files.absOf(at.path);
+    const lines = this.#linesOf(path);
+    if (lines === null) throw new Refusal(`Cannot read "${at.path}"; check the path`);
+    const located = locate(lines.text, lines.starts, at.path, at);
+    if (!located.ok) throw new Refusal(located.message);
+    let project = this.#projects.projectFor(at.path);
+    if (!project.has(path)) {
+      // A file that came after the projects were read: read them again.
+      this.#reset();
+      project = this.#projects.projectFor(at.path);
+    }
+    return { project, path, offset: located.offset };
+  }
+
+  #place(path: string, offset: number): { line: number; column: number; text: string } | null {
+    const lines = this.#linesOf(path);
+    if (lines === null) return null;
+    const { line, column } = lineColumn(lines.starts, offset);
+    return { line, column, text: cutLine(lineText(lines.text, lines.starts, line)) };
+  }
+
+  definitions(at: FilePosition): Definition[] {
+    const { project, path, offset } = this.#at(at);
+    const found = project.service.getDefinitionAtPosition(path, offset) ?? [];
+    const out: Definition[] = [];
+    const seen = new Set<string>();
+    for (const d of found) {
+      const key = `${d.fileName}\0${d.textSpan.start}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const external = this.#files.isLib(d.fileName);
+      const rel = external ? null : this.#files.relOf(d.fileName);
+      if (!external && rel === null) continue;
+      const place = this.#place(d.fileName, d.textSpan.start);
+      if (place === null) continue;
+      const span = d.contextSpan ?? d.textSpan;
+      const end = this.#place(d.fileName, Math.max(span.start, span.start + span.length - 1));
+      const entry: Definition = {
+        path: rel,
+        line: place.line,
+        column: place.column,
+        end_line: Math.max(place.line, end?.line ?? place.line),
+        kind: d.kind,
+        name: d.name,
+        text: place.text,
+      };
+      if (external) entry.external = d.fileName.slice(d.fileName.lastIndexOf("/") + 1);
+      out.push(external ? { ...entry, path: null } : entry);
+    }
+    return out;
+  }
+
+  references(at: FilePosition): Reference[] {
+    const { project, path, offset } = this.#at(at);
+    const symbols = project.service.findReferences(path, offset) ?? [];
+    const byKey = new Map<
+      string,
+      { rel: string; fileName: string; start: number; definition: boolean }
+    >();
+    for (const symbol of symbols) {
+      for (const r of symbol.references) {
+        const rel = this.#files.relOf(r.fileName);
+        if (rel === null || this.#files.isLib(r.fileName) || !this.#files.isServed(rel)) continue;
+        const key = `${rel}\0${r.textSpan.start}`;
+        const had = byKey.get(key);
+        if (had !== undefined) had.definition ||= r.isDefinition === true;
+        else {
+          byKey.set(key, {
+            rel,
+            fileName: r.fileName,
+            start: r.textSpan.start,
+            definition: r.isDefinition === true,
+          });
+        }
+      }
+    }
+    const out: Reference[] = [];
+    for (const r of byKey.values()) {
+      const place = this.#place(r.fileName, r.start);
+      if (place === null) continue;
+      out.push({ path: r.rel, ...place, definition: r.definition });
+    }
+    return out.sort(byPlace);
+  }
+
+  rename(at: FilePosition, newName: string): RenameFile[] {
+    this.#checkName(newName);
+    const { project, path, offset } = this.#at(at);
+    const info = project.service.getRenameInfo(path, offset, { allowRenameOfImportPath: false });
+    if (!info.canRename) {
+      throw new Refusal(
+        `Cannot rename at line ${at.line} of "${at.path}": ${info.localizedErrorMessage}`,
+      );
+    }
+    const locations = project.service.findRenameLocations(path, offset, false, false, {
+      providePrefixAndSuffixTextForRename: true,
+    }) ?? [];
+    const byFile = new Map<string, ts.RenameLocation[]>();
+    for (const location of locations) {
+      const rel = this.#files.relOf(location.fileName);
+      if (rel === null || this.#files.isLib(location.fileName)) {
+        throw new Refusal(
+          `Cannot rename "${info.displayName}": it is also declared outside the workspace`,
+        );
+      }
+      if (!this.#files.isServed(rel)) {
+        throw new Refusal(
+          `Cannot rename "${info.displayName}": it would change "${rel}", which this session ` +
+            `may not write (ignored, secret or not served); nothing was changed`,
+        );
+      }
+      const list = byFile.get(rel) ?? [];
+      list.push(location);
+      byFile.set(rel, list);
+    }
+    const out: RenameFile[] = [];
+    for (const [rel, list] of byFile) {
+      const lines = this.#linesOf(this.#files.absOf(rel));
+      if (lines === null) throw new Refusal(`Cannot rename: "${rel}" could not be read; try again`);
+      list.sort((a, b) => a.textSpan.start - b.textSpan.start);
+      const edits: RenameEdit[] = [];
+      const parts: string[] = [];
+      let from = 0;
+      for (const location of list) {
+        const { start, length } = location.textSpan;
+        if (start < from) continue; // the same span twice
+        const newText = `${location.prefixText ?? ""}${newName}${location.suffixText ?? ""}`;
+        const place = lineColumn(lines.starts, start);
+        edits.push({
+          line: place.line,
+          column: place.column,
+          old_text: lines.text.slice(start, start + length),
+          new_text: newText,
+        });
+        parts.push(lines.text.slice(from, start), newText);
+        from = start + length;
+      }
+      parts.push(lines.text.slice(from));
+      out.push({ path: rel, edits, before: lines.text, after: parts.join("") });
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** A new name must be one identifier token that is not a reserved word. */
+  #checkName(name: string): void {
+    const tsModule = this.#ts;
+    const scanner = tsModule.createScanner(
+      tsModule.ScriptTarget.ESNext,
+      false,
+      tsModule.LanguageVariant.Standard,
+      name,
+    );
+    const kind = scanner.scan();
+    const whole = scanner.getTokenEnd() === name.length && name.length > 0;
+    const k = tsModule.SyntaxKind;
+    if (
+      whole &&
+      ((kind >= k.FirstReservedWord && kind <= k.LastReservedWord) ||
+        (kind >= k.FirstFutureReservedWord && kind <= k.LastFutureReservedWord))
+    ) {
+      throw new Refusal(
+        `Invalid new_name ${JSON.stringify(name)}: it is a reserved word; give another identifier`,
+      );
+    }
+    if (
+      !whole || (kind !== k.Identifier && kind !== k.PrivateIdentifier && !isContextual(kind, k))
+    ) {
+      throw new Refusal(`Invalid new_name ${JSON.stringify(name)}: give a valid identifier`);
+    }
+  }
+
+  /**
+   * Syntactic and semantic diagnostics of the served TS/JS files under `rel` (a file or a
+   * folder), each from its own project; `progress` hears the files done.
+   */
+  diagnostics(
+    rel: string,
+    progress: (done: number) => void,
+  ): { list: Diagnostic[]; files: number } {
+    const targets: string[] = [];
+    for (const entry of this.#files.ws.walk(rel)) {
+      if (!entry.isDir && isScriptPath(entry.rel)) targets.push(entry.rel);
+    }
+    const out: Diagnostic[] = [];
+    const categories = this.#ts.DiagnosticCategory;
+    let done = 0;
+    for (const target of targets) {
+      const path = this.#files.absOf(target);
+      let project = this.#projects.projectFor(target);
+      if (!project.has(path)) {
+        this.#reset();
+        project = this.#projects.projectFor(target);
+      }
+      const found = [
+        ...project.service.getSyntacticDiagnostics(path),
+        ...project.service.getSemanticDiagnostics(path),
+      ];
+      for (const d of found) {
+        const file = d.file?.fileName ?? path;
+        const fileRel = this.#files.relOf(file);
+        if (fileRel === null || !this.#files.isServed(fileRel)) continue;
+        const place = this.#place(file, d.start ?? 0);
+        out.push({
+          path: fileRel,
+          line: place?.line ?? 1,
+          column: place?.column ?? 1,
+          code: d.code,
+          category: categories[d.category].toLowerCase(),
+          message: this.#ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+        });
+      }
+      progress(++done);
+    }
+    out.sort((a, b) => byPlace(a, b) || a.code - b.code);
+    return { list: out, files: targets.length };
+  }
+}
+
+/** Contextual keywords (`type`, `as`, `of`, `async`...) are valid identifiers. */
+function isContextual(kind: ts.SyntaxKind, k: typeof ts.SyntaxKind): boolean {
+  return kind > k.LastFutureReservedWord && kind <= k.LastKeyword;
+}
+
+function byPlace(
+  a: { path: string; line: number; column: number },
+  b: { path: string; line: number; column: number },
+): number {
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  return a.line - b.line || a.column - b.column;
+}

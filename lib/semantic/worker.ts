@@ -1,0 +1,177 @@
+/**
+ * The semantic worker: TypeScript's language service over the workspace (typescript 6.0.3, loaded
+ * here on first use, never on the main thread). Every read goes through TypeFiles; requests run
+ * one at a time; the main thread cancels one through a shared flag that the language service's
+ * cancellation token reads. A file watcher on the root tells when files come or go (the projects
+ * are then read again); file contents are checked per request by their stamps.
+ */
+/// <reference lib="deno.worker" />
+import process from "node:process";
+import type ts from "typescript";
+import { Workspace } from "../workspace/workspace.ts";
+import { isGitName } from "../workspace/names.ts";
+import { ProjectSet } from "./projects.ts";
+import { Refusal, SemanticQueries } from "./queries.ts";
+import { TypeFiles } from "./type_files.ts";
+import type { Answer, FromSemantic, Query, ToSemantic, WorkerSettings } from "./protocol.ts";
+
+type TS = typeof ts;
+
+/** Progress messages at most this often while a program builds or diagnostics run. */
+const PROGRESS_MS = 100;
+
+function post(message: FromSemantic): void {
+  self.postMessage(message);
+}
+
+/** The state of the worker once opened: the workspace, the projects, the watcher. */
+class SemanticWorld {
+  readonly #files: TypeFiles;
+  readonly #projects: ProjectSet;
+  readonly #queries: SemanticQueries;
+  readonly #flag: Int32Array;
+  #current = 0;
+  #stale = false;
+  #watcher: Deno.FsWatcher | null = null;
+  #progressAt = 0;
+  #read = 0;
+
+  constructor(tsModule: TS, settings: WorkerSettings, cancel: SharedArrayBuffer) {
+    const ws = Workspace.openSync(settings.ws);
+    const libDir = tsModule.getDefaultLibFilePath({}).replace(/\/[^/]*$/, "");
+    this.#files = new TypeFiles(ws, libDir, settings.maxBytes);
+    this.#flag = new Int32Array(cancel);
+    const token: ts.CancellationToken = {
+      isCancellationRequested: () => Atomics.load(this.#flag, 0) === this.#current,
+      throwIfCancellationRequested: () => {
+        if (Atomics.load(this.#flag, 0) === this.#current) {
+          throw new tsModule.OperationCanceledException();
+        }
+      },
+    };
+    this.#projects = new ProjectSet(
+      tsModule,
+      this.#files,
+      tsModule.createDocumentRegistry(true, ws.root),
+      token,
+      (message) => post({ t: "log", level: "warn", message: `tsconfig: ${message}` }),
+    );
+    this.#queries = new SemanticQueries(
+      tsModule,
+      this.#files,
+      this.#projects,
+      () => this.#projects.reset(),
+    );
+    this.#files.onRead = () => {
+      this.#read++;
+      this.#progress(this.#read, "files read");
+    };
+    this.#watch(ws.root);
+  }
+
+  #progress(done: number, message: string): void {
+    const now = performance.now();
+    if (now - this.#progressAt < PROGRESS_MS) return;
+    this.#progressAt = now;
+    post({ t: "progress", id: this.#current, done, message });
+  }
+
+  async #watch(root: string): Promise<void> {
+    try {
+      this.#watcher = Deno.watchFs(root, { recursive: true });
+      for await (const event of this.#watcher) {
+        if (event.kind === "access") continue;
+        for (const path of event.paths) {
+          const rel = this.#files.relOf(path);
+          if (rel === null || rel.split("/").some(isGitName)) continue;
+          if (event.kind !== "modify" || this.#projects.configFiles.has(path)) this.#stale = true;
+        }
+      }
+    } catch {
+      // No watcher (limits, platform): new files are found when a position's file is missing.
+    }
+  }
+
+  touch(paths: readonly string[], created: boolean): void {
+    this.#files.touch(paths);
+    if (created || paths.some((p) => this.#projects.configFiles.has(this.#files.absOf(p)))) {
+      this.#stale = true;
+    }
+  }
+
+  answer(id: number, query: Query): Answer {
+    this.#current = id;
+    this.#read = 0;
+    this.#files.newEpoch();
+    if (this.#stale) {
+      this.#stale = false;
+      this.#projects.reset();
+    }
+    switch (query.kind) {
+      case "definition":
+        return { kind: "definition", definitions: this.#queries.definitions(query.at) };
+      case "references":
+        return { kind: "references", references: this.#queries.references(query.at) };
+      case "rename":
+        return { kind: "rename", files: this.#queries.rename(query.at, query.newName) };
+      case "diagnostics": {
+        const { list, files } = this.#queries.diagnostics(
+          query.path,
+          (done) => this.#progress(this.#read + done, "files read or checked"),
+        );
+        return { kind: "diagnostics", diagnostics: list, files };
+      }
+    }
+  }
+}
+
+let world: SemanticWorld | null = null;
+let tsModule: TS | null = null;
+let opening: { settings: WorkerSettings; cancel: SharedArrayBuffer } | null = null;
+let queue: Promise<void> = Promise.resolve();
+
+async function loadTypeScript(): Promise<TS> {
+  if (tsModule === null) {
+    // TypeScript reads a few variables (TSC_WATCHFILE, NODE_ENV...) as it loads; it sees none:
+    // the process's environment is not its to read.
+    Object.defineProperty(process, "env", { value: {}, configurable: true, writable: false });
+    tsModule = (await import("typescript")).default;
+  }
+  return tsModule;
+}
+
+async function handle(message: ToSemantic): Promise<void> {
+  if (message.t === "open") {
+    opening = { settings: message.settings, cancel: message.cancel };
+    return;
+  }
+  if (message.t === "touch") {
+    world?.touch(message.paths, message.created);
+    return;
+  }
+  const id = message.id;
+  try {
+    if (world === null) {
+      post({ t: "progress", id, done: 0, message: "loading TypeScript" });
+      const loaded = await loadTypeScript();
+      world = new SemanticWorld(loaded, opening!.settings, opening!.cancel);
+    }
+    // Let watcher events already queued arrive first.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    post({ t: "answer", id, answer: world.answer(id, message.query) });
+  } catch (error) {
+    if (error instanceof Refusal) post({ t: "refused", id, message: error.message });
+    else if (tsModule !== null && error instanceof tsModule.OperationCanceledException) {
+      post({ t: "cancelled", id });
+    } else {
+      post({ t: "failed", id, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}
+
+// Registered before any await: a message sent while the runtime loads must not be lost.
+self.onmessage = (event: MessageEvent<ToSemantic>) => {
+  const message = event.data;
+  queue = queue.then(() => handle(message));
+};
+post({ t: "ready" });
