@@ -134,15 +134,15 @@ export function separatesFiles(options: ContentOptions): boolean {
  * were not collected), so the result is always a prefix of the full output.
  */
 export function contentOutput(
-  files: readonly (readonly [string, number, string[]] | readonly [string, number])[],
+  files: readonly { readonly lines?: readonly string[] }[],
   options: ContentOptions,
 ): string[] {
   const out: string[] = [];
   const separate = separatesFiles(options);
   for (const file of files) {
-    if (file.length !== 3) break;
+    if (file.lines === undefined) break;
     if (separate && out.length > 0) out.push("--");
-    for (const line of file[2]) out.push(line);
+    for (const line of file.lines) out.push(line);
   }
   return out;
 }

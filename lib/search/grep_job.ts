@@ -39,7 +39,7 @@ export interface GrepJob {
 }
 
 export interface GrepOutcome {
-  /** Files with matches in path order: [path, count, content lines?]. */
+  /** Files with matches in path order. */
   results: FileResult[];
   /**
    * Content mode: false when some files' lines were not collected. The files with lines are then
@@ -111,15 +111,15 @@ export function runGrep(
       pieces.delete(nextOrdered);
       for (const r of results) {
         if (params.mode !== "content") ordered.push(r);
-        else if (!collecting || r.length !== 3) {
+        else if (!collecting || r.lines === undefined) {
           // Past the cut: a batch searched before the cutoff was set still carries lines.
           collecting = false;
           complete = false;
-          ordered.push([r[0], r[1]]);
+          ordered.push({ path: r.path, count: r.count });
         } else {
           ordered.push(r);
           if (separate && heldLines > 0) hold("--");
-          for (const line of r[2]) hold(line);
+          for (const line of r.lines) hold(line);
         }
       }
       if (

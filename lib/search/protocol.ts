@@ -91,15 +91,33 @@ export interface Candidates {
 
 export type ToWorker = InitMessage | WalkMessage | SearchMessage | ListMessage | ForgetMessage;
 
-/** [path, count] or, in content mode within the cutoff, [path, count, output lines]. */
-export type FileResult = [string, number] | [string, number, string[]];
+/** A file with matches: its matching lines counted, and its output lines when collected. */
+export interface FileResult {
+  path: string;
+  /** Matching lines (rg -c). */
+  count: number;
+  /** Content mode within the cutoff: the file's output lines (grep_job.ts). */
+  lines?: string[];
+}
 
-/** [rel, isDir, size, child count (-1 when not cut by depth)]. */
-export type ListEntry = [string, boolean, number, number];
+/** One entry of a list_dir walk. */
+export interface ListEntry {
+  rel: string;
+  isDir: boolean;
+  size: number;
+  /** A folder cut by depth: how many entries it holds; -1 otherwise. */
+  children: number;
+}
+
+/** One file a glob matched, with its modification time (glob sorts newest first). */
+export interface GlobbedFile {
+  rel: string;
+  mtimeMs: number;
+}
 
 export type FromWorker =
   | { t: "files"; job: number; batch: number; files: string[]; reals: string[] }
-  | { t: "globbed"; job: number; entries: [string, number][] }
+  | { t: "globbed"; job: number; entries: GlobbedFile[] }
   | { t: "walked"; job: number; batches: number; walked: number }
   | { t: "searched"; job: number; batch: number; results: FileResult[]; scanned: number }
   | { t: "listed"; job: number; entries: ListEntry[] }

@@ -1,17 +1,17 @@
 /** Glob and listing walks on the pool (one worker each: the walk is the work). */
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
-import type { FromWorker, ListEntry } from "./protocol.ts";
+import type { FromWorker, GlobbedFile, ListEntry } from "./protocol.ts";
 import type { Job, JobContext, SearchPool } from "./pool.ts";
 
-/** Files under `base` matching the ripgrep globs, with their mtimes: [rel, mtimeMs]. */
+/** Files under `base` matching the ripgrep globs, with their mtimes. */
 export function runGlob(
   pool: SearchPool,
   params: { ws: WorkspaceOptions; base: string; globs: string[] },
   ctx: Omit<JobContext, "fileOf">,
-): Promise<[string, number][]> {
-  const found: [string, number][] = [];
+): Promise<GlobbedFile[]> {
+  const found: GlobbedFile[] = [];
   return pool.run({
-    start(job: Job<[string, number][]>): void {
+    start(job: Job<GlobbedFile[]>): void {
       job.post(0, {
         t: "walk",
         job: job.id,
@@ -23,7 +23,7 @@ export function runGlob(
         batchSize: 0,
       });
     },
-    onMessage(job: Job<[string, number][]>, _slot: number, message: FromWorker): void {
+    onMessage(job: Job<GlobbedFile[]>, _slot: number, message: FromWorker): void {
       if (message.t === "globbed") {
         for (const e of message.entries) found.push(e);
         ctx.progress(found.length);

@@ -29,6 +29,7 @@ import {
   CTL_STAMP_OFFSET,
   type FileResult,
   type FromWorker,
+  type GlobbedFile,
   type ListEntry,
   type ListMessage,
   PHASE_READ,
@@ -93,7 +94,7 @@ function walk(message: WalkMessage): void {
   const glob = message.kind === "glob";
   let batch: string[] = [];
   let batchReals: string[] = [];
-  let globbed: [string, number][] = [];
+  let globbed: GlobbedFile[] = [];
   let batches = 0;
   let walked = 0;
   walkStep(message.job);
@@ -106,7 +107,7 @@ function walk(message: WalkMessage): void {
     if (glob) {
       const mtimeMs = mtimeOf(entry.abs);
       if (mtimeMs === null) continue; // vanished since the walk saw it
-      globbed.push([entry.rel, mtimeMs]);
+      globbed.push({ rel: entry.rel, mtimeMs });
       if (globbed.length >= 4096) {
         post({ t: "globbed", job: message.job, entries: globbed });
         globbed = [];
@@ -194,7 +195,7 @@ function scanBytes(
     const count = countInChunks(bytes, m);
     regexEnd();
     done(bytes);
-    return count > 0 ? [rel, count] : null;
+    return count > 0 ? { path: rel, count } : null;
   }
   const text = decodeForSearch(bytes);
   done(bytes);
@@ -204,9 +205,13 @@ function scanBytes(
   regexEnd();
   if (r.count === 0) return null;
   if (collect && r.lines !== undefined) {
-    return [rel, r.count, contentLines(rel, text, r.lines, message.content, 0, m.locate)];
+    return {
+      path: rel,
+      count: r.count,
+      lines: contentLines(rel, text, r.lines, message.content, 0, m.locate),
+    };
   }
-  return [rel, r.count];
+  return { path: rel, count: r.count };
 }
 
 /** The regex timeout times only the regex: the stamp is set around each scan (PHASE_REGEX). */
@@ -268,7 +273,9 @@ function scanOpened(
     maxLines: message.maxLines,
   });
   if (out.kind === "binary" || out.count === 0) return null;
-  return collect && out.lines !== undefined ? [rel, out.count, out.lines] : [rel, out.count];
+  return collect && out.lines !== undefined
+    ? { path: rel, count: out.count, lines: out.lines }
+    : { path: rel, count: out.count };
 }
 
 function parentOf(abs: string): string {
@@ -338,7 +345,7 @@ function search(message: SearchMessage): void {
           regexEnd();
           dirOf.set(i, dir);
           read = true;
-          result = count > 0 ? [rel, count] : null;
+          result = count > 0 ? { path: rel, count } : null;
         }
       }
       if (state === "ok" && !read) {
@@ -408,7 +415,7 @@ function list(message: ListMessage): void {
         }
       }
     }
-    entries.push([entry.rel, entry.isDir, entry.size, children]);
+    entries.push({ rel: entry.rel, isDir: entry.isDir, size: entry.size, children });
   }
   stamps[slot] = 0;
   post({ t: "listed", job: message.job, entries });

@@ -104,5 +104,5 @@ async function mentioning(
     collectChars: 0,
     offset: 0,
   }, ctx);
-  return outcome.results.map((r) => r[0]);
+  return outcome.results.map((r) => r.path);
 }

@@ -6,6 +6,7 @@ import { resolvePath } from "./path_arguments.ts";
 import { searchFailure } from "./search_support.ts";
 import { compileGlob } from "../search/glob_match.ts";
 import { runGlob } from "../search/walk_jobs.ts";
+import type { GlobbedFile } from "../search/protocol.ts";
 
 const DEFAULT_LIMIT = 100;
 
@@ -52,7 +53,7 @@ async function run(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
     throw new ToolError((error as Error).message);
   }
   const base = resolvePath(ws, input.path);
-  let found: [string, number][];
+  let found: GlobbedFile[];
   try {
     found = await runGlob(ctx.session.pool, { ws: ws.options, base, globs: [pattern] }, {
       signal: ctx.signal,
@@ -63,8 +64,8 @@ async function run(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
     throw searchFailure(error, pattern, ctx.config.regexTimeoutMs);
   }
   // Newest first, ties by path (segment order: "/" sorts before every other character).
-  const keyed = found.map(([rel, mtime]) => ({ rel, mtime, key: rel.replaceAll("/", "\0") }));
-  keyed.sort((a, b) => b.mtime - a.mtime || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const keyed = found.map(({ rel, mtimeMs }) => ({ rel, mtimeMs, key: rel.replaceAll("/", "\0") }));
+  keyed.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const files = keyed.map((f) => f.rel);
   return listPage(files, input, {
     ctx,

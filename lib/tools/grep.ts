@@ -140,11 +140,11 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   const results = outcome.results;
   const totalFiles = results.length;
   let totalMatches = 0;
-  for (const r of results) totalMatches += r[1];
+  for (const r of results) totalMatches += r.count;
 
   let entries: string[];
-  if (mode === "files_with_matches") entries = results.map((r) => r[0]);
-  else if (mode === "count") entries = results.map((r) => `${r[0]}:${r[1]}`);
+  if (mode === "files_with_matches") entries = results.map((r) => r.path);
+  else if (mode === "count") entries = results.map((r) => `${r.path}:${r.count}`);
   else {
     entries = contentOutput(results, content);
   }
@@ -180,7 +180,7 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   }
   // With --write, the lines shown count as read for edit_file (read before write).
   if (mode === "content" && content.lineNumbers) {
-    await recordContentLines(ctx, page.items, results.map((r) => r[0]));
+    await recordContentLines(ctx, page.items, results.map((r) => r.path));
   }
   const key = mode === "files_with_matches" ? "files" : mode === "count" ? "counts" : "lines";
   const structured: Record<string, unknown> = {

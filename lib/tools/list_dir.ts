@@ -69,7 +69,7 @@ function parentOf(rel: string): string {
 export function renderTree(base: string, entries: readonly ListEntry[]): string[] {
   const children = new Map<string, ListEntry[]>();
   for (const e of entries) {
-    const parent = parentOf(e[0]);
+    const parent = parentOf(e.rel);
     let list = children.get(parent);
     if (list === undefined) children.set(parent, list = []);
     list.push(e);
@@ -78,14 +78,14 @@ export function renderTree(base: string, entries: readonly ListEntry[]): string[
   const visit = (folder: string) => {
     const list = children.get(folder) ?? [];
     for (const e of list) {
-      if (!e[1]) continue;
-      const count = e[3];
+      if (!e.isDir) continue;
+      const count = e.children;
       out.push(
-        count >= 0 ? `${e[0]}/ (${count} ${count === 1 ? "entry" : "entries"})` : `${e[0]}/`,
+        count >= 0 ? `${e.rel}/ (${count} ${count === 1 ? "entry" : "entries"})` : `${e.rel}/`,
       );
-      visit(e[0]);
+      visit(e.rel);
     }
-    for (const e of list) if (!e[1]) out.push(`${e[0]} (${shortSize(e[2])})`);
+    for (const e of list) if (!e.isDir) out.push(`${e.rel} (${shortSize(e.size)})`);
   };
   visit(base);
   return out;
@@ -155,15 +155,16 @@ function depthBelow(base: string, rel: string): number {
 export function cutToDepth(listed: readonly ListEntry[], base: string, depth: number): ListEntry[] {
   const inside = new Map<string, number>();
   for (const e of listed) {
-    const parent = parentOf(e[0]);
+    const parent = parentOf(e.rel);
     inside.set(parent, (inside.get(parent) ?? 0) + 1);
   }
   const out: ListEntry[] = [];
   for (const e of listed) {
-    const d = depthBelow(base, e[0]);
+    const d = depthBelow(base, e.rel);
     if (d > depth) continue;
-    if (d === depth && e[1] && e[3] < 0) out.push([e[0], e[1], e[2], inside.get(e[0]) ?? 0]);
-    else out.push(e);
+    if (d === depth && e.isDir && e.children < 0) {
+      out.push({ ...e, children: inside.get(e.rel) ?? 0 });
+    } else out.push(e);
   }
   return out;
 }
