@@ -7,7 +7,7 @@ import { type BlameGroup, type BlameLine, parseBlame } from "../git/blame.ts";
 import { isSecretPath, SECRET_WITHHELD } from "../git/names.ts";
 import { gitPath } from "../git/pathspec.ts";
 import { resolveRevision } from "../git/revision.ts";
-import type { GitRunner } from "../git/runner.ts";
+import { GitError, type GitRunner } from "../git/runner.ts";
 import { relativeUnder } from "../workspace/names.ts";
 import { recordShownLines } from "./shown_lines.ts";
 
@@ -23,6 +23,10 @@ const inputSchema = {
     },
     offset: { type: "integer", minimum: 1, description: "First line, 1-based (default 1)" },
     limit: { type: "integer", minimum: 1, description: "Max lines (default 200)" },
+    ignore_revs: {
+      type: "boolean",
+      description: "Skip the commits the root's .git-blame-ignore-revs lists (default true)",
+    },
   },
   required: ["path"],
   additionalProperties: false,
@@ -42,6 +46,7 @@ const groupSchema = {
     summary: { type: "string", description: "Its subject" },
     start_line: { type: "integer", description: "First line of the group" },
     end_line: { type: "integer", description: "Last line of the group" },
+    path: { type: "string", description: "The file's name in that commit, when it differs" },
   },
   required: ["commit", "author", "date", "summary", "start_line", "end_line"],
   additionalProperties: false,
@@ -56,7 +61,13 @@ const outputSchema = {
     start_line: { type: "integer", description: "First line shown" },
     end_line: { type: "integer", description: "Last line shown" },
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    total_lines: { type: "integer", description: "Lines in the file (given when more follow)" },
     truncated: { type: "boolean", description: "More lines follow" },
+    ignore_revs_file: {
+      type: "string",
+      description: "The ignore-revs file whose commits were skipped, when one was used",
+    },
+    note: { type: "string", description: "Why the ignore-revs file could not be used" },
   },
   required: ["path", "groups", "lines", "start_line", "end_line", "truncated"],
   additionalProperties: false,
@@ -86,6 +97,47 @@ async function checkIgnoreRevs(git: GitRunner, signal: AbortSignal): Promise<voi
   }
 }
 
+/** The root's ignore-revs file, when it exists as a regular served file. */
+const IGNORE_REVS = ".git-blame-ignore-revs";
+
+async function ignoreRevsFile(ctx: ToolContext): Promise<string | null> {
+  try {
+    const opened = await ctx.workspace.openFile(IGNORE_REVS);
+    opened.file.close();
+    return opened.abs;
+  } catch {
+    return null;
+  }
+}
+
+/** Lines of the blamed file (work tree or revision), for the paging hint; null when unknown. */
+async function lineTotal(
+  git: GitRunner,
+  ctx: ToolContext,
+  rel: string,
+  oid: string | null,
+): Promise<number | null> {
+  let bytes: Uint8Array;
+  if (oid === null) {
+    try {
+      bytes = await ctx.workspace.readFile(rel, { maxBytes: 8 * 1024 * 1024 });
+    } catch {
+      return null;
+    }
+  } else {
+    const out = await git.run(["cat-file", "--batch"], {
+      signal: ctx.signal,
+      stdin: new TextEncoder().encode(`${oid}:${rel}\n`),
+    });
+    if (out.capped) return null;
+    const nl = out.stdout.indexOf(10);
+    bytes = out.stdout.subarray(nl + 1, out.stdout.length - 1);
+  }
+  let n = 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) n++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? n + 1 : n;
+}
+
 function blameLine(line: BlameLine, group: BlameGroup): string {
   return `${line.commit.slice(0, 8)} ${group.author} ${
     group.date.slice(0, 10)
@@ -99,24 +151,45 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
   const explicit = input.limit !== undefined;
   const limit = input.limit ?? DEFAULT_LIMIT;
   const revision = input.revision ?? null;
+  const useIgnoreRevs = input.ignore_revs !== false;
+  const ignoreFile = useIgnoreRevs ? await ignoreRevsFile(ctx) : null;
   const blamed = await withGit(ctx, async (git) => {
     await checkIgnoreRevs(git, ctx.signal);
     const oid = revision === null
       ? null
       : await resolveRevision(git, revision, { signal: ctx.signal });
-    const out = await git.run([
-      "blame",
-      "--porcelain",
-      "--no-textconv",
-      `-L${offset},+${limit + 1}`,
-      ...(oid === null ? [] : [oid]),
-      "--",
-      rel,
-    ], { signal: ctx.signal });
-    const parsed = parseBlame(out.stdout);
+    const blame = (ignore: string[]) =>
+      git.run([
+        "blame",
+        "--porcelain",
+        "--no-textconv",
+        ...ignore,
+        `-L${offset},+${limit + 1}`,
+        ...(oid === null ? [] : [oid]),
+        "--",
+        rel,
+      ], { signal: ctx.signal });
+    // ignore_revs: false also clears a list the repository's config names ("" resets it).
+    const off = useIgnoreRevs ? [] : ["--ignore-revs-file="];
+    let out;
+    let used = ignoreFile;
+    let note: string | null = null;
+    try {
+      out = await blame(ignoreFile === null ? off : [`--ignore-revs-file=${ignoreFile}`]);
+    } catch (error) {
+      if (ignoreFile === null || !(error instanceof GitError)) throw error;
+      // A list git cannot read (a bad line) must not make blame unusable: blame without it.
+      out = await blame([]);
+      used = null;
+      note = `${IGNORE_REVS} was not used: ${error.message}`;
+    }
+    const parsed = parseBlame(out.stdout, rel);
     // Past the 8 MiB cap the last line may be cut: drop it; the page then ends before it.
     if (out.capped) parsed.lines.pop();
-    return { ...parsed, capped: out.capped };
+    const total = parsed.lines.length > limit || out.capped
+      ? await lineTotal(git, ctx, rel, oid)
+      : null;
+    return { ...parsed, capped: out.capped, used, note, total };
   });
   const byLine = new Map<number, BlameGroup>();
   for (const group of blamed.groups) {
@@ -146,8 +219,21 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
       SECRET_WITHHELD,
     ]
     : shown.map((line) => blameLine(line, byLine.get(line.line)!));
-  if (more) text.push(hintLine("more lines", end + 1, capNote(blamed.capped ? "cap" : page.cutBy)));
+  if (more) {
+    const remaining = blamed.total === null || blamed.total <= end
+      ? "more lines"
+      : `${blamed.total - end} more lines (${blamed.total} in all)`;
+    text.push(hintLine(remaining, end + 1, capNote(blamed.capped ? "cap" : page.cutBy)));
+  }
   if (shown.length === 0) text.push("(empty file)");
+  const older = [...new Set(groups.flatMap((g) => g.path === undefined ? [] : [g.path]))];
+  if (older.length > 0 && !secret) {
+    text.push(`[some lines come from the file's older name: ${older.join(", ")} (see groups)]`);
+  }
+  if (blamed.used !== null) {
+    text.push(`[commits listed in ${IGNORE_REVS} are skipped; ignore_revs: false blames them too]`);
+  }
+  if (blamed.note !== null) text.push(`[${blamed.note}]`);
   // With --write, blamed lines of the work-tree file count as read for edit_file.
   if (revision === null && !secret) {
     await recordShownLines(
@@ -167,7 +253,10 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
     end_line: end,
   };
   if (more) structured.next_offset = end + 1;
+  if (more && blamed.total !== null && blamed.total > end) structured.total_lines = blamed.total;
   structured.truncated = more;
+  if (blamed.used !== null) structured.ignore_revs_file = IGNORE_REVS;
+  if (blamed.note !== null) structured.note = blamed.note;
   return { content: [{ type: "text", text: text.join("\n") }], structuredContent: structured };
 }
 
@@ -178,7 +267,9 @@ export const gitBlameTool: Tool<GitBlameInput> = {
     "one line each as short id, author, date, line number, tab, text; plus groups of " +
     "consecutive lines per commit with the commit's subject. offset (1-based) and limit " +
     "(default 200) pick the lines; revision blames the file as of that commit (default: the " +
-    "work tree file, uncommitted lines show zeros). Secret files show no content.",
+    "work tree file, uncommitted lines show zeros). Commits listed in the root's " +
+    ".git-blame-ignore-revs are skipped unless ignore_revs is false; a group from a file's " +
+    "older name carries that path. Secret files show no content.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git blame"),

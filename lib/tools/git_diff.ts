@@ -1,11 +1,13 @@
 /** git_diff: unified diff or per-file line counts (docs/tools.md "git_diff"). */
-import type { InputOf, Tool, ToolContext, ToolResult } from "./tool.ts";
+import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { capNote, hintLine, lineSize, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { CAPPED_LINE, linesPage, optionalGitPath, wholeFields, withGit } from "./git_support.ts";
 import { outputLines, withholdSecrets } from "../git/diff_text.ts";
 import { type NumstatEntry, numstatLine, parseNumstat } from "../git/numstat.ts";
 import { pathArgs } from "../git/pathspec.ts";
+import { otherSides, parseNameStatus, renamesOf } from "../git/renames.ts";
+import { decodeName, splitNul } from "../git/names.ts";
 import { resolveCommits, resolveRevision } from "../git/revision.ts";
 import type { GitRunner } from "../git/runner.ts";
 
@@ -70,6 +72,12 @@ const outputSchema = {
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
     truncated: { type: "boolean", description: "More follows" },
     capped: { type: "boolean", description: "git's output passed 8 MiB: files are missing" },
+    rename_paths: {
+      type: "array",
+      items: { type: "string" },
+      description: "The other names of path in renames within the range, diffed along with it",
+    },
+    note: { type: "string", description: "What the diff leaves out (untracked files)" },
   },
   required: ["total", "offset", "truncated"],
   additionalProperties: false,
@@ -145,27 +153,96 @@ export function diffOutputLines(
   return lines;
 }
 
+/**
+ * The other sides of renames of `rel` in the range: the same command without the pathspec, as
+ * name-status (git's own rename detection, the one stat_only shows), so that a path limited to
+ * one side still gets the rename diff the stat describes.
+ */
+async function renameSides(
+  git: GitRunner,
+  verb: string,
+  revs: readonly string[],
+  rel: string,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const out = await git.run([verb, ...DIFF_OPTIONS, "--name-status", "-z", ...revs], { signal });
+  if (out.capped) return [];
+  return otherSides(renamesOf(parseNameStatus(out.stdout)), rel);
+}
+
+/** Untracked, not ignored files under `rel` (what a work-tree diff never shows), sorted. */
+async function untrackedFiles(
+  git: GitRunner,
+  rel: string | null,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const out = await git.run(
+    ["ls-files", "--others", "--exclude-standard", "-z", ...pathArgs(rel)],
+    { signal, capBytes: 1024 * 1024 },
+  );
+  const names: string[] = [];
+  for (const field of splitNul(wholeFields(out.stdout, out.capped))) {
+    const name = decodeName(field);
+    if (name !== null) names.push(name);
+  }
+  return names;
+}
+
+/** "3 untracked files under src/ are not in a diff ..." for an empty work-tree diff, or null. */
+function untrackedNote(untracked: readonly string[], rel: string | null): string | null {
+  if (untracked.length === 0) return null;
+  const shown = untracked.slice(0, 5).join(", ");
+  const more = untracked.length > 5 ? `, and ${untracked.length - 5} more` : "";
+  const where = rel === null ? "" : ` under ${rel}`;
+  const n = untracked.length;
+  return `No changes to tracked files; ${n} untracked file${n === 1 ? "" : "s"}${where} ${
+    n === 1 ? "is" : "are"
+  } not in a diff until added (git_status lists them): ${shown}${more}`;
+}
+
+/** Refuses parameters the chosen mode does not use, in one sentence. */
+function checkMode(input: GitDiffInput): void {
+  if (input.stat_only === true && input.context !== undefined) {
+    throw new ToolError("context applies to the unified diff; leave it out with stat_only");
+  }
+}
+
 async function run(input: GitDiffInput, ctx: ToolContext): Promise<ToolResult> {
+  checkMode(input);
   const rel = optionalGitPath(ctx, input.path);
   const context = input.context ?? DEFAULT_CONTEXT;
   const statOnly = input.stat_only === true;
   return await withGit(ctx, async (git) => {
     const [verb, ...revs] = await command(git, input, ctx.signal);
     const format = statOnly ? ["--numstat", "-z"] : [`-U${context}`];
-    const out = await git.run(
-      [verb, ...DIFF_OPTIONS, ...format, ...revs, ...pathArgs(rel)],
-      { signal: ctx.signal },
-    );
+    const others = rel === null ? [] : await renameSides(git, verb, revs, rel, ctx.signal);
+    const paths = rel === null ? [] : ["--", rel, ...others];
+    const out = await git.run([verb, ...DIFF_OPTIONS, ...format, ...revs, ...paths], {
+      signal: ctx.signal,
+    });
+    let page: ToolResult;
     if (statOnly) {
-      const page = statPage(parseNumstat(wholeFields(out.stdout, out.capped)).entries, input, ctx);
+      page = statPage(parseNumstat(wholeFields(out.stdout, out.capped)).entries, input, ctx);
       if (out.capped && page.content[0].type === "text") {
         page.content[0].text += `\n${CAPPED_LINE}`;
         page.structuredContent!.capped = true;
       }
-      return page;
+    } else {
+      const lines = diffOutputLines(out.stdout, out.capped, ctx);
+      page = linesPage(lines, input, ctx, { empty: "No changes" });
     }
-    const lines = diffOutputLines(out.stdout, out.capped, ctx);
-    return linesPage(lines, input, ctx, { empty: "No changes" });
+    const structured = page.structuredContent!;
+    if (others.length > 0) structured.rename_paths = others;
+    // An empty work-tree diff says what it does not show: untracked files.
+    const worktree = (input.target ?? DEFAULT_TARGET) === "worktree";
+    if (worktree && structured.total === 0 && input.offset === 0) {
+      const note = untrackedNote(await untrackedFiles(git, rel, ctx.signal), rel);
+      if (note !== null && page.content[0].type === "text") {
+        page.content[0].text = note;
+        structured.note = note;
+      }
+    }
+    return page;
   });
 }
 
@@ -176,7 +253,8 @@ export const gitDiffTool: Tool<GitDiffInput> = {
     'changes), "staged", or a revision (what that commit changed); base: a revision to compare ' +
     "against instead (base..target). path narrows to a file or folder; context sets the lines " +
     "around each change (0-20, default 3); stat_only gives added/deleted line counts per file. " +
-    "Long diffs come in pages of whole lines (offset). Secret files show no content.",
+    "A path renamed in the range is diffed with its other name. Long diffs come in pages of " +
+    "whole lines (offset). Secret files show no content.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git diff"),

@@ -4,8 +4,9 @@ import { capNote, hintLine, lineSize, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { optionalGitPath, withGit } from "./git_support.ts";
 import { pathArgs } from "../git/pathspec.ts";
-import { resolveRevision } from "../git/revision.ts";
-import { GitError } from "../git/runner.ts";
+import { resolveCommits, resolveRevision } from "../git/revision.ts";
+import { GitError, type GitRunner } from "../git/runner.ts";
+import { renamedInto } from "../git/renames.ts";
 import { LOG_FORMAT, type LogEntry, logLine, parseLog } from "../git/log_format.ts";
 
 const DEFAULT_LIMIT = 20;
@@ -15,12 +16,23 @@ const MAX_TEXT = 1000;
 const inputSchema = {
   type: "object",
   properties: {
-    revision: { type: "string", description: "Where to start (default HEAD): branch, tag, commit" },
+    revision: {
+      type: "string",
+      description: "Where to start (default HEAD): branch, tag, commit; or a range A..B",
+    },
+    base: { type: "string", description: "Only commits after this revision (base..revision)" },
     path: { type: "string", description: "Only commits that touch this file or folder" },
+    follow: {
+      type: "boolean",
+      description: "With path (one file): follow it across renames (git log --follow)",
+    },
     author: { type: "string", description: "Author name or email contains this (any case)" },
     grep: { type: "string", description: "Commit message contains this text (any case)" },
-    since: { type: "string", description: 'Commits after this date ("2024-01-31", "2 weeks ago")' },
-    until: { type: "string", description: "Commits before this date" },
+    since: {
+      type: "string",
+      description: 'Committed after this date ("2024-01-31", "2 weeks ago")',
+    },
+    until: { type: "string", description: "Committed before this date" },
     head_limit: {
       type: "integer",
       minimum: 1,
@@ -46,7 +58,13 @@ const outputSchema = {
     },
     offset: { type: "integer", description: "Commits skipped before this page" },
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    total: { type: "integer", description: "Commits in all (given when more follow)" },
     truncated: { type: "boolean", description: "More commits follow" },
+    note: {
+      type: "string",
+      description: "Which date the lines show when since/until filter; where path's history " +
+        "continues under an older name",
+    },
   },
   required: ["commits", "offset", "truncated"],
   additionalProperties: false,
@@ -65,8 +83,80 @@ function entrySize(entry: LogEntry): { text: number; json: number } {
   return lineSize(logLine(entry));
 }
 
+/** `A..B` / `A...B` as written in `revision` (an empty side is HEAD), or null for one revision. */
+function splitRange(revision: string): { from: string; to: string; symmetric: boolean } | null {
+  const three = revision.indexOf("...");
+  const two = revision.indexOf("..");
+  if (two < 0) return null;
+  const symmetric = three === two;
+  const from = revision.slice(0, two);
+  const to = revision.slice(two + (symmetric ? 3 : 2));
+  return { from: from === "" ? "HEAD" : from, to: to === "" ? "HEAD" : to, symmetric };
+}
+
+/** The revision arguments of the log: one start, `^base start`, or `a...b` (all object ids). */
+async function rangeArgs(
+  git: GitRunner,
+  input: GitLogInput,
+  signal: AbortSignal,
+): Promise<{ args: string[]; ranged: boolean }> {
+  const revision = input.revision ?? null;
+  const range = revision === null ? null : splitRange(revision);
+  if (range !== null && input.base !== undefined) {
+    throw new ToolError("Give either base or a range revision such as A..B, not both");
+  }
+  if (range !== null) {
+    const [from, to] = await resolveCommits(git, [
+      { rev: range.from, what: "revision" },
+      { rev: range.to, what: "revision" },
+    ], signal);
+    return { args: range.symmetric ? [`${from}...${to}`] : [`^${from}`, to], ranged: true };
+  }
+  // Our own "HEAD" needs no resolving; the client's text is resolved to an id first.
+  const start = revision === null ? "HEAD" : (await resolveRevision(git, revision, { signal }))!;
+  if (input.base === undefined) return { args: [start], ranged: false };
+  const base = (await resolveRevision(git, input.base, { signal, what: "base revision" }))!;
+  return { args: [`^${base}`, start], ranged: true };
+}
+
+/** Commits the whole query lists (for the paging hint): rev-list, or a log for --follow. */
+async function countCommits(
+  git: GitRunner,
+  query: { filters: string[]; revs: string[]; paths: string[]; follow: boolean },
+  signal: AbortSignal,
+): Promise<number | null> {
+  const out = query.follow
+    ? await git.run([
+      "log",
+      "--follow",
+      "--format=%x00",
+      ...query.filters,
+      ...query.revs,
+      ...query.paths,
+    ], { signal })
+    : await git.run(["rev-list", "--count", ...query.filters, ...query.revs, ...query.paths], {
+      signal,
+    });
+  if (out.capped) return null;
+  if (query.follow) {
+    let n = 0;
+    for (const b of out.stdout) if (b === 0) n++;
+    return n;
+  }
+  const n = Number(new TextDecoder().decode(out.stdout).trim());
+  return Number.isInteger(n) ? n : null;
+}
+
+function checkMode(input: GitLogInput, rel: string | null): void {
+  if (input.follow === true && rel === null) {
+    throw new ToolError("follow needs path: the one file whose history to follow across renames");
+  }
+}
+
 async function run(input: GitLogInput, ctx: ToolContext): Promise<ToolResult> {
   const rel = optionalGitPath(ctx, input.path);
+  checkMode(input, rel);
+  const follow = input.follow === true;
   const offset = input.offset;
   const explicit = input.head_limit !== undefined;
   const limit = input.head_limit ?? DEFAULT_LIMIT;
@@ -81,33 +171,47 @@ async function run(input: GitLogInput, ctx: ToolContext): Promise<ToolResult> {
   if (since !== null) filters.push(`--since=${since}`);
   if (until !== null) filters.push(`--until=${until}`);
   const revision = input.revision ?? null;
+  const paths = pathArgs(rel);
   const fetched = await withGit(ctx, async (git) => {
-    // Our own "HEAD" needs no resolving; the client's text is resolved to an id first.
-    const start = revision === null
-      ? "HEAD"
-      : (await resolveRevision(git, revision, { signal: ctx.signal }))!;
+    const { args: revs } = await rangeArgs(git, input, ctx.signal);
     let out;
     try {
       out = await git.run([
         "log",
         "-z",
         LOG_FORMAT,
+        ...(follow ? ["--follow"] : []),
         `--skip=${offset}`,
         `--max-count=${limit + 1}`,
         ...filters,
-        start,
-        ...pathArgs(rel),
+        ...revs,
+        ...paths,
       ], { signal: ctx.signal });
     } catch (error) {
       // No commit yet: an empty history, not an error.
       const unborn = revision === null && error instanceof GitError &&
         (await resolveRevision(git, "HEAD", { signal: ctx.signal, optional: true })) === null;
-      if (unborn) return [];
+      if (unborn) return { entries: [], total: null, continues: null };
       throw error;
     }
-    return parseLog(out.stdout);
+    const entries = parseLog(out.stdout);
+    const more = entries.length > limit;
+    const total = more
+      ? await countCommits(git, { filters, revs, paths, follow }, ctx.signal)
+      : null;
+    // The last page of a path's history: does it stop at a rename?
+    let continues: string | null = null;
+    if (!more && rel !== null && !follow && filters.length === 0 && entries.length > 0) {
+      const oldest = entries[entries.length - 1];
+      const old = await renamedInto(git, oldest.commit, rel, ctx.signal);
+      if (old !== null) {
+        continues = `history continues as ${old} before ${oldest.short}; call git_log with ` +
+          "that path (or set follow: true)";
+      }
+    }
+    return { entries, total, continues };
   });
-  const page = takePage(fetched, {
+  const page = takePage(fetched.entries, {
     offset: 0,
     limit,
     defaultLimit: limit,
@@ -118,21 +222,36 @@ async function run(input: GitLogInput, ctx: ToolContext): Promise<ToolResult> {
   const commits = shown.map(logLine);
   const lines = [...commits];
   const next = offset + shown.length;
-  if (more) lines.push(hintLine("more commits", next, capNote(page.cutBy)));
-  if (fetched.length === 0) lines.push(offset > 0 ? "No more commits" : "No commits found");
+  if (more) {
+    const remaining = fetched.total === null
+      ? "more commits"
+      : `${Math.max(fetched.total - next, 1)} more commits`;
+    lines.push(hintLine(remaining, next, capNote(page.cutBy)));
+  }
+  if (fetched.entries.length === 0) lines.push(offset > 0 ? "No more commits" : "No commits found");
+  const notes: string[] = [];
+  if (since !== null || until !== null) {
+    notes.push("dates shown are author dates; since/until filter on committer dates");
+  }
+  if (fetched.continues !== null) notes.push(fetched.continues);
+  for (const note of notes) lines.push(`[${note}]`);
   const structured: Record<string, unknown> = { commits, offset };
   if (more) structured.next_offset = next;
+  if (more && fetched.total !== null) structured.total = fetched.total;
   structured.truncated = more;
+  if (notes.length > 0) structured.note = notes.join("; ");
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
 export const gitLogTool: Tool<GitLogInput> = {
   name: "git_log",
   title: "Git log",
-  description: "List commits newest first, one line each: short id, date, author, subject. " +
-    "revision (default HEAD) is where to start; path keeps commits touching a file or folder; " +
-    "author and grep match fixed text, any case; since/until take dates like 2024-01-31 or " +
-    "'2 weeks ago'. Pages of head_limit commits (default 20, at most 200) from offset.",
+  description: "List commits newest first, one line each: short id, author date, author, " +
+    "subject. revision (default HEAD) is where to start, or a range A..B; base lists only " +
+    "base..revision; path keeps commits touching a file or folder (the last line says when its " +
+    "history goes on under an older name), follow: true follows one file across renames; " +
+    "author and grep match fixed text, any case; since/until take committer dates like " +
+    "2024-01-31 or '2 weeks ago'. Pages of head_limit commits (default 20, at most 200).",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git log"),

@@ -7,9 +7,14 @@ import { DIFF_OPTIONS, diffOutputLines } from "./git_diff.ts";
 import { gitPath } from "../git/pathspec.ts";
 import { isSecretPath, SECRET_WITHHELD } from "../git/names.ts";
 import { resolveRevision } from "../git/revision.ts";
+import type { GitRunner } from "../git/runner.ts";
+import { parseFollowRenames, renamedAway } from "../git/renames.ts";
+import { HARD_CAP_CHARS } from "./paging.ts";
 import { IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
 
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Room a raw page leaves in its budget for the other fields and the hint line. */
+const RAW_RESERVE = 400;
 /** Commit fields before the diff, NUL-separated: id, parents, author, email, date, message. */
 const SHOW_FORMAT = "--format=%H%x00%P%x00%an%x00%ae%x00%aI%x00%B%x00";
 
@@ -20,10 +25,20 @@ const inputSchema = {
     path: { type: "string", description: "Show this file's content at that revision instead" },
     offset: {
       type: "integer",
-      description: "Diff: lines to skip; file: first line, 1-based (negative counts from the end)",
+      description: "Diff: lines to skip; file: first line, 1-based (negative counts from the " +
+        "end); raw: first character, 0-based",
     },
-    limit: { type: "integer", minimum: 1, description: "File: max lines (default 2000)" },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      description: "File: max lines (default 2000); raw: max characters",
+    },
     head_limit: { type: "integer", minimum: 0, description: "Diff: max lines (0 = all)" },
+    raw: {
+      type: "boolean",
+      description: "With path: the file's exact text, no line numbers (to restore it with " +
+        "write_file), paged by characters",
+    },
   },
   required: ["revision"],
   additionalProperties: false,
@@ -47,7 +62,11 @@ const outputSchema = {
     start_line: { type: "integer", description: "File: first line shown" },
     end_line: { type: "integer", description: "File: last line shown" },
     total_lines: { type: "integer", description: "File: lines in the file" },
-    text: { type: "string", description: "File: the lines, each as %6d<TAB>text" },
+    text: {
+      type: "string",
+      description: "File: the lines, each as %6d<TAB>text; raw: the exact text of this page",
+    },
+    total_chars: { type: "integer", description: "Raw: characters in the file" },
     mimeType: { type: "string", description: "File: image type (images only)" },
     size: { type: "integer", description: "File: image size in bytes (images only)" },
     next_offset: { type: "integer", description: "Offset of the next page, if any" },
@@ -104,20 +123,27 @@ async function showFile(
 ): Promise<ToolResult> {
   const rel = gitPath(ctx.workspace, path);
   if (rel === "") throw new ToolError("Give the path of a file, not the root");
-  const blob = await withGit(ctx, async (git) => {
+  const { blob, missing } = await withGit(ctx, async (git) => {
     const oid = (await resolveRevision(git, revision, { signal: ctx.signal }))!;
     const out = await git.run(["cat-file", "--batch"], {
       signal: ctx.signal,
       stdin: new TextEncoder().encode(`${oid}:${rel}\n`),
     });
-    return out;
+    const found = /^[0-9a-f]+ \w+ \d+\n/.test(
+      new TextDecoder().decode(out.stdout.subarray(0, 200)),
+    );
+    return { blob: out, missing: found ? null : await movedHint(git, oid, rel, ctx.signal) };
   });
   const bytes = blob.stdout;
   const nl = bytes.indexOf(10);
   const header = new TextDecoder().decode(bytes.subarray(0, nl < 0 ? bytes.length : nl));
   const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
   if (m === null) {
-    throw new ToolError(`No file "${rel}" at revision "${revision}"; list it with git_log path`);
+    throw new ToolError(
+      `No file "${rel}" at revision "${revision}"${
+        missing ?? "; git_log with this path and follow: true lists the revisions that have it"
+      }`,
+    );
   }
   if (m[1] === "tree") {
     throw new ToolError(`"${rel}" is a folder at revision "${revision}", not a file`);
@@ -148,6 +174,7 @@ async function showFile(
       structuredContent: { path: rel, mimeType: mime, size },
     };
   }
+  if (input.raw === true) return rawPage(content, rel, input, ctx);
   let at = 0;
   const source = {
     read(buffer: Uint8Array): Promise<number | null> {
@@ -165,7 +192,123 @@ async function showFile(
   return await numberedPage(source, { rel, size }, input, ctx);
 }
 
+/**
+ * Why a path is missing at a revision when the file moved: its older name there (the path is the
+ * newer name), or its newer name (the path is the older one and the file moved away before the
+ * revision). `"; ..."` to end the error sentence, or null.
+ */
+async function movedHint(
+  git: GitRunner,
+  oid: string,
+  rel: string,
+  signal: AbortSignal,
+): Promise<string | null> {
+  // The path's history from HEAD across renames: one of its older names may exist at `oid`.
+  const followed = await git.run(
+    ["log", "--follow", "-M", "--name-status", "-z", "--format=%x01%H", "HEAD", "--", rel],
+    { signal, okCodes: [128] },
+  );
+  const renames = followed.code === 0 && !followed.capped
+    ? parseFollowRenames(followed.stdout)
+    : [];
+  const olds = [...new Set(renames.map((r) => r.from))].slice(0, 20);
+  if (olds.length > 0) {
+    const check = await git.run(["cat-file", "--batch-check"], {
+      signal,
+      stdin: new TextEncoder().encode(olds.map((p) => `${oid}:${p}\n`).join("")),
+    });
+    const answers = new TextDecoder().decode(check.stdout).split("\n");
+    for (let i = 0; i < olds.length; i++) {
+      if (/ blob \d+$/.test(answers[i] ?? "")) {
+        const rename = renames.find((r) => r.from === olds[i])!;
+        return `: there it is named ${olds[i]} (renamed to ${rename.to} in ${
+          rename.commit.slice(0, 8)
+        }); call git_show with that path`;
+      }
+    }
+  }
+  // The path is an old name: the last commit up to `oid` that touched it may have moved it.
+  const last = await git.run(["log", "-1", "--format=%H", oid, "--", rel], { signal });
+  const commit = new TextDecoder().decode(last.stdout).trim();
+  if (/^[0-9a-f]{40,64}$/.test(commit)) {
+    const moved = await renamedAway(git, commit, rel, signal);
+    if (moved !== null) {
+      return `: it was moved to ${moved} in ${commit.slice(0, 8)}; call git_show with that path`;
+    }
+  }
+  return null;
+}
+
+/** The exact text of a file at a revision, paged by characters under read_file's budget. */
+function rawPage(
+  content: Uint8Array,
+  rel: string,
+  input: GitShowInput,
+  ctx: ToolContext,
+): ToolResult {
+  const nul = content.indexOf(0);
+  if (nul >= 0) {
+    throw new ToolError(
+      `Cannot show "${rel}" raw: it is a binary file (a NUL byte at byte ${nul}); raw shows text files only`,
+    );
+  }
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(content);
+  const offset = input.offset ?? 0;
+  if (offset < 0) throw new ToolError("offset counts characters from 0 with raw: true");
+  if (offset > text.length) {
+    throw new ToolError(`offset ${offset} is past the end: "${rel}" has ${text.length} characters`);
+  }
+  let end: number;
+  if (input.limit !== undefined) {
+    // An explicit limit is honoured exactly (up to the hard cap).
+    end = Math.min(text.length, offset + Math.min(input.limit, HARD_CAP_CHARS));
+  } else {
+    const budget = ctx.config.maxReadChars === 0
+      ? HARD_CAP_CHARS
+      : Math.min(ctx.config.maxReadChars, HARD_CAP_CHARS);
+    // The page fits the budget as text and as JSON (escapes count), never splitting a pair.
+    end = Math.min(text.length, offset + Math.max(1, budget - RAW_RESERVE));
+    while (
+      end > offset + 1 && JSON.stringify(text.slice(offset, end)).length > budget - RAW_RESERVE
+    ) {
+      end = offset + Math.floor((end - offset) * 0.9);
+    }
+  }
+  const code = text.charCodeAt(end - 1);
+  if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--;
+  const page = text.slice(offset, end);
+  const more = end < text.length;
+  const structured: Record<string, unknown> = {
+    path: rel,
+    text: page,
+    offset,
+    total_chars: text.length,
+  };
+  if (more) structured.next_offset = end;
+  structured.truncated = more;
+  const shown = more
+    ? `${page}\n[... ${text.length - end} more characters; call again with offset=${end}]`
+    : page;
+  return { content: [{ type: "text", text: shown }], structuredContent: structured };
+}
+
+/** Refuses parameters the chosen mode does not use, in one sentence. */
+function checkMode(input: GitShowInput): void {
+  if (input.path !== undefined && input.head_limit !== undefined) {
+    throw new ToolError(
+      "head_limit pages a commit's diff; with path, page the file with offset and limit",
+    );
+  }
+  if (input.path === undefined && input.limit !== undefined) {
+    throw new ToolError("limit pages a file (with path); page a commit's diff with head_limit");
+  }
+  if (input.path === undefined && input.raw !== undefined) {
+    throw new ToolError("raw shows a file's exact text: give path too");
+  }
+}
+
 async function run(input: GitShowInput, ctx: ToolContext): Promise<ToolResult> {
+  checkMode(input);
   const { revision, path, offset } = input;
   if (path !== undefined) return await showFile(input, ctx, revision, path);
   if (offset !== undefined && offset < 0) {
@@ -179,8 +322,10 @@ export const gitShowTool: Tool<GitShowInput> = {
   title: "Git show",
   description: "Show a commit: its id, author, date, full message and its diff (paged by whole " +
     "lines with offset and head_limit), like git show. With path: that file's content at the " +
-    "revision instead, numbered like read_file (offset, limit; images come back as images). " +
-    "revision: branch, tag, commit id or HEAD~N. Secret files show no content.",
+    "revision instead, numbered like read_file (offset, limit; images come back as images); " +
+    "raw: true gives its exact text (paged by characters) to restore it with write_file. A " +
+    "file missing because it moved names its other path. revision: branch, tag, commit id or " +
+    "HEAD~N. Secret files show no content.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git show"),
