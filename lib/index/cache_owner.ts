@@ -13,30 +13,11 @@ export interface CacheWriterHandle {
   stop(): void;
 }
 
-/**
- * Deno exits the whole process when a worker asks for its own permissions without
- * `--unstable-worker-options`, so that is checked first: the process's command line on Linux,
- * the flags compiled in for a `deno compile` binary; elsewhere the deno.json flags are assumed.
- */
-export function hasWorkerOptions(): boolean {
-  if (Deno.build.os === "linux") {
-    try {
-      const words = Deno.readTextFileSync("/proc/self/cmdline").split("\0");
-      if (words.includes("--unstable-worker-options") || words.includes("--unstable")) return true;
-      // A compiled binary carries its flags inside: its command line holds only its own name.
-      return !/(^|\/)deno$/.test(Deno.execPath());
-    } catch {
-      return false;
-    }
-  }
-  return true;
-}
-
 /** The writer for `dir`, or a sentence saying why there is none (the index stays in memory). */
 export function startCacheWriter(dir: string): CacheWriterHandle | string {
-  if (!hasWorkerOptions()) {
-    return "The index cache needs --unstable-worker-options (see deno.json): the index stays in memory";
-  }
+  // Deno 2.9 ends the whole process, with its own message, when this worker is asked for
+  // without `--unstable-worker-options` (the flag lists of deno.json carry it; a process cannot
+  // tell whether it was given). Without --allow-write no writer is asked for at all.
   let worker: Worker;
   try {
     worker = new Worker(new URL("./cache_writer.ts", import.meta.url).href, {

@@ -16,6 +16,11 @@ const NAME = /^[a-z0-9][a-z0-9._-]{0,100}$/;
 export type ToWriter =
   | { t: "lock"; key: string }
   | { t: "put"; id: number; key: string; name: string; parts: Uint8Array[] }
+  /** A file written in pieces: begin, append..., end (renamed into place) or abort. */
+  | { t: "begin"; id: number; key: string; name: string }
+  | { t: "append"; id: number; bytes: Uint8Array }
+  | { t: "end"; id: number }
+  | { t: "abort"; id: number }
   | { t: "remove"; id: number; key: string; names: string[] }
   | { t: "reset"; id: number; key: string };
 
@@ -29,6 +34,8 @@ let port: MessagePort | null = null;
 /** Lock files held (one per root key), open for as long as the process lives. */
 const held = new Map<string, Deno.FsFile>();
 let temps = 0;
+/** Files being written in pieces: id -> handle, temp path, final path, first error. */
+const open = new Map<number, { file: Deno.FsFile; temp: string; path: string; error: string }>();
 
 function reply(message: FromWriter): void {
   port?.postMessage(message);
@@ -84,25 +91,48 @@ function check(key: string, names: string[]): void {
   if (!held.has(key)) throw new Error("this process does not hold the lock of the cache folder");
 }
 
-function put(key: string, name: string, parts: Uint8Array[]): void {
+function begin(id: number, key: string, name: string): void {
   check(key, [name]);
   const folder = `${dir}/${key}`;
   ensureFolder(folder);
   const temp = `${folder}/${name}.tmp.${Date.now().toString(36)}.${(temps++).toString(36)}`;
   const file = Deno.openSync(temp, { write: true, createNew: true, mode: 0o600 });
+  open.set(id, { file, temp, path: `${folder}/${name}`, error: "" });
+}
+
+function append(id: number, bytes: Uint8Array): void {
+  const w = open.get(id);
+  if (w === undefined || w.error !== "") return;
   try {
-    for (const part of parts) {
-      let done = 0;
-      while (done < part.length) done += file.writeSync(part.subarray(done));
-    }
-    file.syncDataSync();
+    let done = 0;
+    while (done < bytes.length) done += w.file.writeSync(bytes.subarray(done));
   } catch (error) {
-    file.close();
-    Deno.removeSync(temp);
-    throw error;
+    w.error = error instanceof Error ? error.message : String(error);
   }
-  file.close();
-  Deno.renameSync(temp, `${folder}/${name}`);
+}
+
+/** Flushes, closes and renames into place (or removes, on abort or an earlier error). */
+function end(id: number, keep: boolean): void {
+  const w = open.get(id);
+  if (w === undefined) throw new Error("no such file being written");
+  open.delete(id);
+  try {
+    if (keep && w.error === "") w.file.syncDataSync();
+  } finally {
+    w.file.close();
+  }
+  if (!keep || w.error !== "") {
+    Deno.removeSync(w.temp);
+    if (w.error !== "") throw new Error(w.error);
+    return;
+  }
+  Deno.renameSync(w.temp, w.path);
+}
+
+function put(id: number, key: string, name: string, parts: Uint8Array[]): void {
+  begin(id, key, name);
+  for (const part of parts) append(id, part);
+  end(id, true);
 }
 
 function remove(key: string, names: string[]): void {
@@ -134,9 +164,16 @@ function onPortMessage(event: MessageEvent<ToWriter>): void {
     lock(m.key);
     return;
   }
+  if (m.t === "append") {
+    append(m.id, m.bytes);
+    return;
+  }
   let error = "";
   try {
-    if (m.t === "put") put(m.key, m.name, m.parts);
+    if (m.t === "put") put(m.id, m.key, m.name, m.parts);
+    else if (m.t === "begin") begin(m.id, m.key, m.name);
+    else if (m.t === "end") end(m.id, true);
+    else if (m.t === "abort") end(m.id, false);
     else if (m.t === "remove") remove(m.key, m.names);
     else if (m.t === "reset") reset(m.key);
   } catch (e) {

@@ -124,6 +124,16 @@ export class Postings {
     this.#put(id, delta);
   }
 
+  /** Every trigram held, ascending. */
+  trigramList(): Int32Array {
+    const out = new Int32Array(this.#count);
+    let n = 0;
+    for (let i = 0; i < this.#keys.length; i++) {
+      if (this.#keys[i] !== 0) out[n++] = this.#keys[i] - 1;
+    }
+    return out.sort();
+  }
+
   /** How many documents hold `tri`. */
   count(tri: number): number {
     const id = this.#find(tri);

@@ -21,8 +21,14 @@ export interface IndexQuery {
   typeGlobs: string[];
 }
 
+/** The stored index: the cache folder and the port of its writer (cache_writer.ts). */
+export interface IndexCache {
+  dir: string;
+  port: MessagePort;
+}
+
 export type ToIndex =
-  | { t: "open"; settings: IndexSettings }
+  | { t: "open"; settings: IndexSettings; cache: IndexCache | null }
   /** A grep happened: build now if the build was deferred. */
   | { t: "build" }
   | { t: "query"; id: number; query: IndexQuery }
@@ -32,9 +38,22 @@ export type ToIndex =
   | { t: "overflow" }
   /** Tests: stop reading watcher events (as if they were lost). */
   | { t: "deafen" }
-  | { t: "status"; id: number };
+  | { t: "status"; id: number }
+  /** Tests: write what is pending to the cache now and answer when it is on disk. */
+  | { t: "persist"; id: number };
 
-export type IndexPhase = "idle" | "waiting" | "building" | "ready" | "catching-up" | "off";
+/**
+ * "checking": a stored index was found and the stat pass runs (queries wait for it, briefly);
+ * "building": the first build (queries get full scans); "ready": queries are answered.
+ */
+export type IndexPhase =
+  | "idle"
+  | "checking"
+  | "waiting"
+  | "building"
+  | "ready"
+  | "catching-up"
+  | "off";
 
 export interface IndexStatus {
   phase: IndexPhase;
@@ -45,10 +64,15 @@ export interface IndexStatus {
   leftOut: number;
   /** Why the index is off or waiting, for logs. */
   note: string;
+  /** Bytes of the stored shards on disk (0 without a cache). */
+  diskBytes: number;
+  /** Times the stored index was written this session. */
+  persisted: number;
 }
 
 export type FromIndex =
   | { t: "state"; status: IndexStatus }
   /** `candidates` null: use the full scan (`why` says why). */
   | { t: "answer"; id: number; candidates: Candidates | null; why: string }
-  | { t: "status"; id: number; status: IndexStatus };
+  | { t: "status"; id: number; status: IndexStatus }
+  | { t: "persisted"; id: number; error: string };

@@ -17,7 +17,16 @@ export interface IndexAnswer {
   why: string;
 }
 
-const OFF: IndexStatus = { phase: "off", files: 0, textBytes: 0, bytes: 0, leftOut: 0, note: "" };
+const OFF: IndexStatus = {
+  phase: "off",
+  files: 0,
+  textBytes: 0,
+  bytes: 0,
+  leftOut: 0,
+  note: "",
+  diskBytes: 0,
+  persisted: 0,
+};
 
 export class SearchIndex {
   readonly #settings: IndexSettings;
@@ -25,6 +34,7 @@ export class SearchIndex {
   #status: IndexStatus = { ...OFF, phase: "idle" };
   #next = 1;
   readonly #waiting = new Map<number, (message: FromIndex) => void>();
+  readonly #persisted = new Map<number, (error: string) => void>();
   #stopped = false;
   #last: IndexAnswer | null = null;
   #timer: number | null = null;
@@ -45,7 +55,9 @@ export class SearchIndex {
    */
   start(delayMs = 0): void {
     if (this.#worker !== null || this.#stopped || this.#timer !== null) return;
-    if (delayMs > 0) {
+    // A stored index is opened at once: its stat pass runs in the worker, and the first grep
+    // waits for it rather than scanning everything.
+    if (delayMs > 0 && this.#cache === null) {
       const timer = setTimeout(() => {
         this.#timer = null;
         this.start();
@@ -70,6 +82,12 @@ export class SearchIndex {
         }
         return;
       }
+      if (m.t === "persisted") {
+        const done = this.#persisted.get(m.id);
+        this.#persisted.delete(m.id);
+        done?.(m.error);
+        return;
+      }
       const resolve = this.#waiting.get(m.id);
       this.#waiting.delete(m.id);
       resolve?.(m);
@@ -80,7 +98,24 @@ export class SearchIndex {
       this.#fail();
     };
     this.#worker = worker;
-    this.#post({ t: "open", settings: this.#settings });
+    const cache = this.#cache;
+    if (cache === null) this.#post({ t: "open", settings: this.#settings, cache: null });
+    else {
+      worker.postMessage(
+        { t: "open", settings: this.#settings, cache: { dir: cache.dir, port: cache.port } },
+        [cache.port],
+      );
+    }
+  }
+
+  /** Tests: writes what is pending to the cache now; resolves once it is on disk. */
+  persistNow(): Promise<void> {
+    if (this.#worker === null) return Promise.resolve();
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#persisted.set(id, (error) => error === "" ? resolve() : reject(new Error(error)));
+      this.#post({ t: "persist", id });
+    });
   }
 
   /** The last state the worker reported. */
@@ -121,7 +156,10 @@ export class SearchIndex {
 
   async #candidates(query: IndexQuery): Promise<IndexAnswer> {
     const phase = this.#status.phase;
-    if (this.#worker === null || phase !== "ready") {
+    // With a cache, a query made before the worker has said whether a stored index exists (or
+    // during its stat pass) waits for the worker: the stored index answers it exactly.
+    const waits = this.#cache !== null && (phase === "idle" || phase === "checking");
+    if (this.#worker === null || (phase !== "ready" && !waits)) {
       return { candidates: null, why: `index ${phase}` };
     }
     const id = this.#next++;
@@ -162,6 +200,8 @@ export class SearchIndex {
     this.#status = { ...OFF, note: this.#stopped ? "stopped" : "the index worker failed" };
     for (const resolve of this.#waiting.values()) resolve({ t: "status", id: 0, status: OFF });
     this.#waiting.clear();
+    for (const done of this.#persisted.values()) done("the index stopped");
+    this.#persisted.clear();
   }
 
   #requestBuild(): void {

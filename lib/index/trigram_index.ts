@@ -9,6 +9,7 @@
 import { comparePaths } from "../workspace/names.ts";
 import { Postings } from "./postings.ts";
 import type { Query } from "./query.ts";
+import { evaluate, type PostingSource } from "./evaluate.ts";
 import type { Candidates } from "../search/protocol.ts";
 import { chunkEnd } from "../search/decode.ts";
 
@@ -26,9 +27,38 @@ export interface FileRecord {
   real: string;
   size: number;
   mtimeMs: number;
+  /** Identity and change time as walked (the stored index's stat pass compares them). */
+  dev: number;
+  ino: number;
+  ctimeMs: number;
+  /** Date.now() right before the file was read. */
+  seenAt: number;
   state: number;
   firstDoc: number;
   docs: number;
+}
+
+/** What a file is added with: its walk entry's stat. */
+export interface FileEntry {
+  rel: string;
+  real: string;
+  size: number;
+  mtimeMs: number;
+  dev?: number;
+  ino?: number;
+  ctimeMs?: number;
+  seenAt?: number;
+}
+
+/** One chosen file of a query: its record and, for a large file, the pieces that can match. */
+export interface Chosen {
+  rel: string;
+  real: string;
+  size: number;
+  mtimeMs: number;
+  docs: number;
+  /** [offset, length, ...] of the matching pieces, or null: all of them. */
+  pieces: number[] | null;
 }
 
 export type { Candidates };
@@ -52,7 +82,7 @@ export function pieceEnds(bytes: Uint8Array): number[] {
   return ends;
 }
 
-export class TrigramIndex {
+export class TrigramIndex implements PostingSource {
   readonly files: FileRecord[] = [];
   readonly byRel = new Map<string, number>();
   readonly postings = new Postings();
@@ -123,16 +153,17 @@ export class TrigramIndex {
    * Adds `rel` (replacing its live record): `bytes` null makes it a "scan" file (always
    * searched), bytes with a NUL a binary file, anything else is indexed.
    */
-  add(
-    entry: { rel: string; real: string; size: number; mtimeMs: number },
-    bytes: Uint8Array | null,
-  ): FileRecord {
+  add(entry: FileEntry, bytes: Uint8Array | null): FileRecord {
     this.remove(entry.rel);
     const record: FileRecord = {
       rel: entry.rel,
       real: entry.real,
       size: bytes === null ? entry.size : bytes.length,
       mtimeMs: entry.mtimeMs,
+      dev: entry.dev ?? 0,
+      ino: entry.ino ?? 0,
+      ctimeMs: entry.ctimeMs ?? 0,
+      seenAt: entry.seenAt ?? 0,
       state: SCAN,
       firstDoc: this.#docCount,
       docs: 0,
@@ -193,47 +224,25 @@ export class TrigramIndex {
     for (let k = 0; k < nTouched; k++) seen[touched[k] >>> 5] = 0;
   }
 
-  /** Document ids (or, at file level, file indexes) that may satisfy `q`; null = all. */
-  #eval(q: Query, fileLevel: boolean): Int32Array | null {
-    switch (q.op) {
-      case "all":
-        return null;
-      case "none":
-        return new Int32Array(0);
-      case "tri": {
-        const docs = this.postings.docs(q.tri);
-        return fileLevel ? this.#toFiles(docs) : docs;
-      }
-      case "and": {
-        const subs = [...q.subs].sort((a, b) => this.#estimate(a) - this.#estimate(b));
-        let acc: Int32Array | null = null;
-        for (const s of subs) {
-          const r = this.#eval(s, fileLevel);
-          if (r === null) continue;
-          acc = acc === null ? r : intersect(acc, r);
-          if (acc.length === 0) break;
-        }
-        return acc;
-      }
-      case "or": {
-        let acc: Int32Array | null = new Int32Array(0);
-        for (const s of q.subs) {
-          const r = this.#eval(s, fileLevel);
-          if (r === null) return null;
-          acc = unite(acc!, r);
-        }
-        return acc;
-      }
-    }
+  docs(tri: number): Int32Array {
+    return this.postings.docs(tri);
   }
 
-  #estimate(q: Query): number {
-    if (q.op === "tri") return this.postings.count(q.tri);
-    if (q.op === "none") return 0;
-    return Infinity;
+  count(tri: number): number {
+    return this.postings.count(tri);
   }
 
-  #toFiles(docs: Int32Array): Int32Array {
+  /** Is document `doc` a tombstone? */
+  isDead(doc: number): boolean {
+    return this.#dead[doc] === 1;
+  }
+
+  /** The document table (file index, byte offset, length) of document `doc`. */
+  doc(doc: number): [number, number, number] {
+    return [this.#docFile[doc], this.#docOff[doc], this.#docLen[doc]];
+  }
+
+  toFiles(docs: Int32Array): Int32Array {
     const out = new Int32Array(docs.length);
     let n = 0;
     for (let i = 0; i < docs.length; i++) {
@@ -244,14 +253,19 @@ export class TrigramIndex {
   }
 
   /**
-   * The files that may hold a match of a query, in walk order, filtered by `keep`; null when
-   * the query cannot narrow (ALL). `fileLevel` (multiline) evaluates the query per file instead
-   * of per piece, since a match may then span pieces.
+   * The live files that may hold a match of a query, filtered by `keep`, appended to `out` (in
+   * walk order unless `unordered` comes back true); false when the query cannot narrow (ALL).
+   * `fileLevel` (multiline) evaluates the query per file instead of per piece, since a match
+   * may then span pieces. Files that could not be read ("scan" files) are always chosen.
    */
-  candidates(q: Query, fileLevel: boolean, keep: (rel: string) => boolean): Candidates | null {
-    const hits = this.#eval(q, fileLevel);
-    if (hits === null) return null;
-    const chosen: number[] = [];
+  collect(
+    q: Query,
+    fileLevel: boolean,
+    keep: (rel: string) => boolean,
+    out: Chosen[],
+  ): { narrowed: boolean; unordered: boolean } {
+    const hits = evaluate(q, this, fileLevel);
+    if (hits === null) return { narrowed: false, unordered: false };
     const piecesOf = new Map<number, number[]>();
     const take = new Uint8Array(this.files.length);
     if (fileLevel) {
@@ -272,59 +286,38 @@ export class TrigramIndex {
     for (let f = 0; f < this.files.length; f++) {
       const record = this.files[f];
       if ((take[f] === 1 || record.state === SCAN) && record.state !== GONE && keep(record.rel)) {
-        chosen.push(f);
+        const list = piecesOf.get(f);
+        out.push({
+          rel: record.rel,
+          real: record.real,
+          size: record.size,
+          mtimeMs: record.mtimeMs,
+          docs: record.docs,
+          pieces: list === undefined || list.length / 2 === record.docs ? null : list,
+        });
         if (f >= this.ordered) unordered = true;
       }
     }
-    if (unordered) chosen.sort((a, b) => comparePaths(this.files[a].rel, this.files[b].rel));
-    const out: Candidates = { files: [], reals: [], pieces: [] };
-    for (const f of chosen) {
-      const record = this.files[f];
-      out.files.push(record.rel);
-      out.reals.push(record.real);
-      const list = piecesOf.get(f);
-      out.pieces.push(
-        list === undefined || list.length / 2 === record.docs
-          ? null
-          : [record.size, record.mtimeMs, ...list],
-      );
-    }
-    return out;
+    return { narrowed: true, unordered };
+  }
+
+  /** collect() as Candidates, in walk order; null when the query cannot narrow. */
+  candidates(q: Query, fileLevel: boolean, keep: (rel: string) => boolean): Candidates | null {
+    const chosen: Chosen[] = [];
+    const { narrowed, unordered } = this.collect(q, fileLevel, keep, chosen);
+    if (!narrowed) return null;
+    return toCandidates(chosen, unordered);
   }
 }
 
-function intersect(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(a.length, b.length));
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i];
-    const y = b[j];
-    if (x === y) {
-      out[n++] = x;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
+/** Chosen files -> the grep's Candidates, sorted into walk order when `sort`. */
+export function toCandidates(chosen: Chosen[], sort: boolean): Candidates {
+  if (sort) chosen.sort((a, b) => comparePaths(a.rel, b.rel));
+  const out: Candidates = { files: [], reals: [], pieces: [] };
+  for (const c of chosen) {
+    out.files.push(c.rel);
+    out.reals.push(c.real);
+    out.pieces.push(c.pieces === null ? null : [c.size, c.mtimeMs, ...c.pieces]);
   }
-  return out.subarray(0, n);
-}
-
-function unite(a: Int32Array, b: Int32Array): Int32Array {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
-  const out = new Int32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i] < b[j])) out[n++] = a[i++];
-    else if (i >= a.length || b[j] < a[i]) out[n++] = b[j++];
-    else {
-      out[n++] = a[i++];
-      j++;
-    }
-  }
-  return out.subarray(0, n);
+  return out;
 }

@@ -1,22 +1,47 @@
 /**
  * The index worker: builds the trigram index of the workspace off the main thread (in time
- * slices, so queries and watcher events are answered while it builds), keeps it fresh, and
- * answers candidate queries. It serves exactly the files the walk serves: it walks with the same
- * Workspace, and every change is re-walked from the changed path.
+ * slices, so queries and watcher events are answered while it builds), keeps it fresh, stores it
+ * in the cache folder and answers candidate queries. It serves exactly the files the walk
+ * serves: it walks with the same Workspace, and every change is re-walked from the changed path.
+ *
+ * Start with a stored index: the shards are opened and checked, then one stat pass (a walk with
+ * a stat per file) trusts a stored file only when its device, inode, size, mtime and ctime are
+ * those stored and its mtime is older than the moment it was read (racy timestamps count as
+ * changed); every other file is a "scan" file (always searched) until re-read in the background.
+ * Queries wait for the stat pass, so the first answer is exact.
  *
  * Freshness: Deno.watchFs events are queued as dirty paths; before a query is answered every
- * dirty path is re-walked and its files re-indexed (new documents at the end, tombstones for the
- * old ones). When tombstones pass a quarter of the documents the index is rebuilt. A watcher
- * error or overflow ("rescan") or a changed ignore file makes every query a full scan until a
- * stat pass over the whole tree has caught up.
+ * dirty path is re-walked and its files re-indexed. Events are a hint, not the truth: before
+ * answering, every folder in the query's scope whose mtime moved since it was last listed (or
+ * was listed too soon after its last change to tell) is listed again. A watcher error or
+ * overflow ("rescan") or a changed ignore file makes every query a full scan until a stat pass
+ * over the whole tree has caught up.
+ *
+ * Persistence: the first build is written as the base shard as soon as it is done; later
+ * changes are written as one delta shard once they settle; when the shards are mostly superseded
+ * the index is rebuilt (and written as a new base). Only while this process holds the root's
+ * lock; otherwise it keeps its changes in memory.
  */
 /// <reference lib="deno.worker" />
 import { Workspace } from "../workspace/workspace.ts";
 import { joinRoot, relativeUnder } from "../workspace/names.ts";
 import { isUnder, scopeFilter } from "../search/scope.ts";
+import { log } from "../log.ts";
 import { planQuery } from "./planner.ts";
-import { SCAN, TrigramIndex } from "./trigram_index.ts";
-import type { FromIndex, IndexPhase, IndexQuery, IndexSettings, ToIndex } from "./protocol.ts";
+import { LayeredIndex } from "./layered_index.ts";
+import { IndexStore, rootKey } from "./index_store.ts";
+import { StoredShard } from "./stored_shard.ts";
+import { type FileEntry, SCAN } from "./trigram_index.ts";
+import type { StoredFile } from "./shard_format.ts";
+import type { FileRecord } from "./trigram_index.ts";
+import type {
+  FromIndex,
+  IndexCache,
+  IndexPhase,
+  IndexQuery,
+  IndexSettings,
+  ToIndex,
+} from "./protocol.ts";
 
 /** Work done between two looks at the message queue, in ms. */
 const SLICE_MS = 25;
@@ -29,17 +54,37 @@ const BYTES_PER_TEXT_BYTE = 0.13;
 const BYTES_PER_FILE = 300;
 const FIXED_BYTES = 8 * 1024 * 1024;
 const RULE_FILES = new Set([".gitignore", ".ignore", ".rgignore", ".git"]);
+/**
+ * A stored file whose mtime (or ctime) is less than this before the moment it was read is
+ * "racy": it may have changed again within the file system's timestamp granularity (up to 2 s
+ * on some file systems), so it is read again.
+ */
+const RACY_MS = 2000;
+/** A folder listed less than this after its last change is listed again before a query. */
+const RACY_DIR_MS = 50;
+/** Changes are written to the cache once none came for this long. */
+const PERSIST_IDLE_MS = 3000;
+/** ... or at the latest this long after the first unwritten change. */
+const PERSIST_MAX_DELAY_MS = 30_000;
 
-interface Entry {
+interface Entry extends FileEntry {
   rel: string;
   real: string;
   size: number;
   mtimeMs: number;
 }
 
+interface DirState {
+  /** Real absolute path. */
+  real: string;
+  mtimeMs: number;
+  /** Date.now() right before it was listed. */
+  listedAt: number;
+}
+
 let settings: IndexSettings | null = null;
 let ws: Workspace | null = null;
-let index: TrigramIndex | null = null;
+let index: LayeredIndex | null = null;
 let phase: IndexPhase = "idle";
 let note = "";
 let leftOut = 0;
@@ -55,10 +100,22 @@ let buildWanted = false;
 let watcher: Deno.FsWatcher | null = null;
 /** Folders reached through an inside symlink: [named rel, real rel]. */
 let aliases: [string, string][] = [];
-/** Folder rels of the tree (a change at one re-walks its subtree). */
-let dirs = new Set<string>();
+/** Folders of the tree (a change at one re-walks its subtree), with their last listing. */
+let dirs = new Map<string, DirState>();
 /** Files up to 4 MiB are read into this one buffer; larger ones get their own. */
 const scratch = new Uint8Array(4 * 1024 * 1024);
+/** The stored index, when the session has a cache folder. */
+let store: IndexStore | null = null;
+/** The stored index could not be used: the folder is emptied once this process holds the lock. */
+let brokenStore = false;
+/** Resolves once a stored index was loaded and checked, or found absent. */
+let loaded: Promise<void> = Promise.resolve();
+/** Paths to read again in the background (stale after the stat pass, or changed in a persist). */
+const reread = new Set<string>();
+let persisting = false;
+let persistTimer: ReturnType<typeof setTimeout> | null = null;
+let firstUnwritten = 0;
+let persistedCount = 0;
 
 function post(message: FromIndex): void {
   self.postMessage(message);
@@ -72,6 +129,8 @@ function status() {
     bytes: index?.bytes ?? 0,
     leftOut,
     note,
+    diskBytes: index?.diskBytes ?? 0,
+    persisted: persistedCount,
   };
 }
 
@@ -89,11 +148,33 @@ function realOf(rel: string, abs: string): string {
   return ws !== null && abs === joinRoot(ws.root, rel) ? "" : abs;
 }
 
+function entryOf(e: {
+  rel: string;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+  dev?: number;
+  ino?: number;
+  ctimeMs?: number;
+}): Entry {
+  return {
+    rel: e.rel,
+    real: realOf(e.rel, e.abs),
+    size: e.size,
+    mtimeMs: e.mtimeMs,
+    dev: e.dev ?? 0,
+    ino: e.ino ?? 0,
+    ctimeMs: e.ctimeMs ?? 0,
+  };
+}
+
 /** Reads and (re-)indexes one file; a large file's buffer is freed at once, not by the GC. */
-function indexFile(idx: TrigramIndex, e: Entry, skip = false): void {
+function indexFile(idx: LayeredIndex, e: Entry, skip = false): void {
+  const seenAt = Date.now();
   const bytes = skip ? null : ws!.readWalkedSync(joinRootOr(e), scratch);
-  idx.add(e, bytes);
+  idx.add({ ...e, seenAt }, bytes);
   if (bytes !== null && bytes.buffer !== scratch.buffer) release(bytes);
+  noteUnwritten();
 }
 
 function release(bytes: Uint8Array): void {
@@ -106,25 +187,27 @@ function release(bytes: Uint8Array): void {
   }
 }
 
-/** Walks the whole tree with sizes; yields to the event loop between slices. */
+/** Walks the whole tree with stats; yields to the event loop between slices. */
 async function walkAll(gen: number, limit: number): Promise<Entry[] | null> {
   const entries: Entry[] = [];
-  const newDirs = new Set<string>();
+  const newDirs = new Map<string, DirState>();
   const newAliases: [string, string][] = [];
   let last = performance.now();
+  let listedAt = Date.now();
   for (const e of ws!.walk("", { stat: true, dirs: true })) {
     if (e.isDir) {
-      newDirs.add(e.rel);
+      newDirs.set(e.rel, { real: e.abs, mtimeMs: e.mtimeMs, listedAt });
       const realRel = relativeUnder(e.abs, ws!.root);
       if (realRel !== null && realRel !== e.rel) newAliases.push([e.rel, realRel]);
       continue;
     }
-    entries.push({ rel: e.rel, real: realOf(e.rel, e.abs), size: e.size, mtimeMs: e.mtimeMs });
+    entries.push(entryOf(e));
     if (entries.length > limit) return null;
     if ((entries.length & 127) === 0 && performance.now() - last > SLICE_MS) {
       await tick();
       if (gen !== generation) return null;
       last = performance.now();
+      listedAt = Date.now();
     }
   }
   dirs = newDirs;
@@ -143,6 +226,7 @@ async function build(): Promise<void> {
   setPhase("building");
   ws = Workspace.openSync(s.ws);
   dirty.clear();
+  reread.clear();
   untrusted = false;
   const entries = await walkAll(gen, Infinity);
   if (entries === null || gen !== generation) return;
@@ -158,12 +242,13 @@ async function build(): Promise<void> {
       total -= e.size;
     }
     if (skip.size > entries.length / 10) {
+      index?.close();
       index = null;
       setPhase("off", `the index would need more than --index-max-mib (${mib(s.maxBytes)} MiB)`);
       return;
     }
   }
-  const next = new TrigramIndex();
+  const next = new LayeredIndex();
   const started = performance.now();
   let last = performance.now();
   leftOut = 0;
@@ -178,15 +263,17 @@ async function build(): Promise<void> {
       last = performance.now();
     }
   }
-  next.ordered = next.files.length;
+  next.overlay.ordered = next.overlay.files.length;
+  index?.close();
   index = next;
   setPhase(
     "ready",
     `read and indexed in ${((performance.now() - started) / 1000).toFixed(1)} s, ${
       mib(next.textBytes)
-    } MiB of text, ${next.postings.trigrams} trigrams`,
+    } MiB of text, ${next.overlay.postings.trigrams} trigrams`,
   );
   if (untrusted) catchUp().catch(fail);
+  else if (store !== null) schedulePersist(0);
 }
 
 function joinRootOr(e: Entry): string {
@@ -215,14 +302,15 @@ function refresh(rel: string): void {
   const seen = new Set<string>();
   const wasFile = idx.get(rel) !== undefined;
   let walked = false;
+  const listedAt = Date.now();
   try {
     for (const e of ws!.walk(rel, { stat: true, dirs: true })) {
       if (e.isDir) {
-        dirs.add(e.rel);
+        dirs.set(e.rel, { real: e.abs, mtimeMs: e.mtimeMs, listedAt });
         continue;
       }
       seen.add(e.rel);
-      const entry = { rel: e.rel, real: realOf(e.rel, e.abs), size: e.size, mtimeMs: e.mtimeMs };
+      const entry = entryOf(e);
       // The changed file itself is always re-read: a write may keep its size and mtime (ms).
       if (e.rel === rel) indexFile(idx, entry);
       else upsert(idx, entry);
@@ -236,17 +324,59 @@ function refresh(rel: string): void {
   // Files indexed below `rel` that the walk did not see are gone (a folder deleted, renamed away,
   // replaced by a file, or no longer served).
   if (dirs.has(rel) || (!walked && !wasFile)) {
-    for (const r of [...idx.byRel.keys()]) {
+    for (const r of idx.rels()) {
       if (r.length > rel.length && isUnder(r, rel) && !seen.has(r)) idx.remove(r);
     }
   }
-  if (walked && !isFile) dirs.add(rel);
-  else {
-    for (const d of [...dirs]) if (isUnder(d, rel)) dirs.delete(d);
+  if (!walked || isFile) {
+    for (const d of [...dirs.keys()]) if (isUnder(d, rel)) dirs.delete(d);
   }
 }
 
-function upsert(idx: TrigramIndex, e: Entry): void {
+/**
+ * Lists the folder `rel` again (one level): new and changed files are indexed, missing ones
+ * dropped, new subfolders walked whole. For a folder whose mtime moved without an event.
+ */
+function relist(rel: string): void {
+  const idx = index!;
+  const listedAt = Date.now();
+  const seen = new Set<string>();
+  const newDirs: string[] = [];
+  try {
+    for (const e of ws!.walk(rel, { stat: true, dirs: true, maxDepth: 1 })) {
+      if (e.isDir) {
+        if (e.rel === rel) {
+          dirs.set(rel, { real: e.abs, mtimeMs: e.mtimeMs, listedAt });
+          continue;
+        }
+        seen.add(e.rel);
+        if (!dirs.has(e.rel)) newDirs.push(e.rel);
+        continue;
+      }
+      seen.add(e.rel);
+      upsert(idx, entryOf(e));
+    }
+  } catch {
+    refresh(rel); // the folder itself went: its subtree is dropped
+    return;
+  }
+  if (!dirs.has(rel)) {
+    refresh(rel);
+    return;
+  }
+  const depth = rel === "" ? 1 : rel.split("/").length + 1;
+  for (const r of idx.rels()) {
+    if (isUnder(r, rel) && r.split("/").length === depth && !seen.has(r)) idx.remove(r);
+  }
+  for (const d of [...dirs.keys()]) {
+    if (d !== rel && isUnder(d, rel) && d.split("/").length === depth && !seen.has(d)) {
+      refresh(d); // gone (or no longer a folder): drops what was below it
+    }
+  }
+  for (const d of newDirs) refresh(d);
+}
+
+function upsert(idx: LayeredIndex, e: Entry): void {
   const old = idx.get(e.rel);
   if (
     old !== undefined && old.state !== SCAN && old.size === e.size &&
@@ -279,13 +409,31 @@ function applyPaths(paths: string[]): void {
   maybeRebuild();
 }
 
+/**
+ * The watcher-race guard: every folder in scope whose mtime moved since it was listed (or that
+ * was listed within RACY_DIR_MS of its last change) is listed again before the query is answered.
+ */
+function checkFolders(base: string): void {
+  const stale: string[] = [];
+  for (const [rel, d] of dirs) {
+    if (!isUnder(rel, base) && !isUnder(base, rel)) continue;
+    let mtimeMs: number;
+    try {
+      mtimeMs = Deno.statSync(d.real).mtime?.getTime() ?? -1;
+    } catch {
+      mtimeMs = -1;
+    }
+    if (mtimeMs !== d.mtimeMs || d.listedAt - d.mtimeMs <= RACY_DIR_MS) stale.push(rel);
+  }
+  stale.sort((a, b) => a.length - b.length);
+  for (const rel of stale) if (dirs.has(rel)) relist(rel);
+  if (stale.length > 0) maybeRebuild();
+}
+
 function maybeRebuild(): void {
   const idx = index;
   if (idx === null || phase !== "ready") return;
-  if (idx.docCount > 1000 && idx.deadDocs * 4 > idx.docCount) {
-    index = null;
-    build().catch(fail);
-  }
+  if (idx.wornOut) build().catch(fail);
 }
 
 /** A stat pass: re-walks the whole tree, re-indexing what changed; then the index is trusted. */
@@ -309,7 +457,7 @@ async function catchUp(): Promise<void> {
       last = performance.now();
     }
   }
-  for (const r of [...idx.byRel.keys()]) if (!seen.has(r)) idx.remove(r);
+  for (const r of idx.rels()) if (!seen.has(r)) idx.remove(r);
   if (untrusted) {
     // Another overflow meanwhile: go again.
     catchUp().catch(fail);
@@ -317,6 +465,7 @@ async function catchUp(): Promise<void> {
   }
   setPhase("ready");
   maybeRebuild();
+  if (reread.size > 0) rereadLater();
 }
 
 function distrust(why: string): void {
@@ -392,6 +541,7 @@ async function watch(): Promise<void> {
   // The watcher ended: nothing is seen any more, so the index can no longer be trusted.
   watcher = null;
   untrusted = true;
+  index?.close();
   index = null;
   setPhase("off", "the file watcher stopped");
 }
@@ -404,11 +554,20 @@ function answer(id: number, q: IndexQuery): void {
     scheduleDirty();
     return none("too many changed files");
   }
+  checkFolders(q.base);
+  if (index === null || phase !== "ready") return none(`index ${phase}`);
   const query = planQuery(q.source, q.flags);
   if (query.op === "all") return none("no usable trigram");
   const inScope = scopeFilter(q.base, q.globs, q.typeGlobs);
   const keep = (rel: string) => isUnder(rel, q.base) && inScope(rel);
-  const candidates = index.candidates(query, q.multiline, keep);
+  let candidates;
+  try {
+    candidates = index.candidates(query, q.multiline, keep);
+  } catch (error) {
+    // A stored list failed its check: the stored index is dropped (rebuilt), this query scans.
+    storeFailed(error);
+    return none("the stored index failed a check");
+  }
   if (candidates === null) return none("no usable trigram");
   if (candidates.files.length > TOO_MANY * index.liveFiles && index.liveFiles > 100) {
     return none("too many candidates");
@@ -417,18 +576,259 @@ function answer(id: number, q: IndexQuery): void {
 }
 
 function fail(error: unknown): void {
+  index?.close();
   index = null;
   setPhase("off", `index failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-async function open(s: IndexSettings): Promise<void> {
+// ---- The stored index ----
+
+/** A stored file is trusted only when nothing about it moved and its times are not racy. */
+function trusted(stored: StoredFile | FileRecord, e: Entry): boolean {
+  return stored.dev === e.dev && stored.ino === e.ino && stored.size === e.size &&
+    stored.mtimeMs === e.mtimeMs && stored.ctimeMs === e.ctimeMs && stored.real === e.real &&
+    e.mtimeMs + RACY_MS < stored.seenAt && (e.ctimeMs ?? 0) + RACY_MS < stored.seenAt;
+}
+
+function noteBroken(why: string): void {
+  log.warn(`The stored index of this folder was not used (${why}): it is rebuilt`);
+  brokenStore = true;
+  if (store?.locked) store.reset().then(() => brokenStore = false).catch(() => {});
+}
+
+/** A stored list failed its check mid-session: drop the stored index and build again. */
+function storeFailed(error: unknown): void {
+  noteBroken(error instanceof Error ? error.message : String(error));
+  index?.close();
+  index = null;
+  build().catch(fail);
+}
+
+/** Opens the stored index and runs the stat pass; leaves `index` null when there is none. */
+async function loadStored(s: IndexStore): Promise<void> {
+  const started = performance.now();
+  let shards;
+  try {
+    shards = s.load();
+  } catch (error) {
+    noteBroken(error instanceof Error ? error.message : String(error));
+    return;
+  }
+  if (shards === null) return;
+  const gen = ++generation;
+  setPhase("checking");
+  const idx = new LayeredIndex();
+  idx.addLayer(shards.base);
+  if (shards.delta !== null) idx.addLayer(shards.delta);
+  const opened = performance.now() - started;
+  const entries = await walkAll(gen, Infinity);
+  if (entries === null || gen !== generation) {
+    idx.close();
+    return;
+  }
+  const seen = new Set<string>();
+  let stale = 0;
+  for (const e of entries) {
+    seen.add(e.rel);
+    const stored = idx.get(e.rel);
+    if (stored !== undefined && trusted(stored, e)) continue;
+    idx.add(e, null); // a "scan" file until read again
+    reread.add(e.rel);
+    stale++;
+  }
+  let gone = 0;
+  for (const r of idx.rels()) {
+    if (!seen.has(r)) {
+      idx.remove(r);
+      gone++;
+    }
+  }
+  index = idx;
+  const took = performance.now() - started;
+  setPhase("ready", "loaded from the cache");
+  log.info(
+    `Stored index loaded: ${idx.liveFiles} files, ${stale} changed or new and ${gone} gone since ` +
+      `it was written (opened in ${Math.round(opened)} ms, stat pass ${Math.round(took)} ms)`,
+  );
+  if (reread.size > 0) rereadLater();
+  else if (gone > 0) schedulePersist(PERSIST_IDLE_MS);
+}
+
+let rereading = false;
+
+/** Reads the "scan" files of `reread` again, in slices; then the result is persisted. */
+async function rereadLater(): Promise<void> {
+  if (rereading) return;
+  rereading = true;
+  try {
+    let last = performance.now();
+    while (reread.size > 0 && index !== null && phase === "ready") {
+      const rel = reread.values().next().value as string;
+      reread.delete(rel);
+      const idx = index;
+      const old = idx.get(rel);
+      if (old !== undefined && old.state !== SCAN) continue; // re-read meanwhile
+      let found = false;
+      try {
+        for (const e of ws!.walk(rel, { stat: true, maxDepth: 0 })) {
+          if (e.isDir || e.rel !== rel) continue;
+          indexFile(idx, entryOf(e));
+          found = true;
+        }
+      } catch {
+        // gone or refused
+      }
+      if (!found && old !== undefined) idx.remove(rel);
+      if (performance.now() - last > SLICE_MS) {
+        await tick();
+        last = performance.now();
+      }
+    }
+  } finally {
+    rereading = false;
+  }
+  if (index !== null) schedulePersist(PERSIST_IDLE_MS);
+}
+
+function noteUnwritten(): void {
+  if (store === null || phase !== "ready") return;
+  if (firstUnwritten === 0) firstUnwritten = Date.now();
+  schedulePersist(PERSIST_IDLE_MS);
+}
+
+function schedulePersist(delayMs: number): void {
+  if (store === null) return;
+  if (persistTimer !== null) clearTimeout(persistTimer);
+  const wait = firstUnwritten === 0
+    ? delayMs
+    : Math.max(0, Math.min(delayMs, firstUnwritten + PERSIST_MAX_DELAY_MS - Date.now()));
+  persistTimer = setTimeout(() => {
+    persistTimer = null;
+    persist().catch((error) => {
+      log.warn(`The index could not be written to the cache (${error.message ?? error})`);
+    });
+  }, wait);
+}
+
+/**
+ * Writes what changed since the stored state: the whole index as a new base when there is no
+ * stored base (after a build), else one delta shard of every file that differs from the base.
+ * The encoding is a snapshot (synchronous); changes made while the bytes are written are kept
+ * and carried over to the index that replaces this one.
+ */
+async function persist(): Promise<void> {
+  const s = store;
+  const idx = index;
+  if (s === null || idx === null || phase !== "ready" || untrusted || persisting) return;
+  if (!s.locked || brokenStore) return;
+  if (reread.size > 0) return; // the background re-read persists when it is done
+  const hasBase = idx.layers.length > 0;
+  if (hasBase && idx.changedSinceSnapshot.size === 0) return;
+  persisting = true;
+  firstUnwritten = 0;
+  try {
+    const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+    // Another server may have replaced the stored base since this one read it: then the whole
+    // index is written as a new base.
+    const base = hasBase && stillThere(idx.layers[0].path) ? idx.layers[0] : null;
+    const name = base !== null ? `delta-${stamp}.shard` : `base-${stamp}.shard`;
+    const started = performance.now();
+    const input = idx.shardInput(s.key, base !== null ? 1 : 0);
+    idx.snapshot();
+    await s.writeShard(name, input);
+    const baseName = base === null ? name : base.path.slice(base.path.lastIndexOf("/") + 1);
+    await s.commit(baseName, base !== null ? name : null);
+    persistedCount++;
+    log.debug(
+      `index written: ${name.slice(0, name.indexOf("-"))} shard of ${input.meta.files.length} ` +
+        `files in ${Math.round(performance.now() - started)} ms`,
+    );
+    if (index !== idx) return; // rebuilt meanwhile
+    // The written shard replaces the overlay: the lists go to disk, out of the heap.
+    const shard = StoredShard.open(`${s.folder}/${name}`, s.key);
+    const next = new LayeredIndex();
+    if (base !== null) next.addLayer(base);
+    next.addLayer(shard);
+    for (const rel of idx.changedSinceSnapshot) {
+      const now = idx.get(rel);
+      if (now === undefined) next.remove(rel);
+      else {
+        next.add({ ...now, seenAt: 0 }, null);
+        reread.add(rel);
+      }
+    }
+    for (const old of idx.layers) if (old !== base) old.close();
+    index = next;
+    post({ t: "state", status: status() });
+    if (reread.size > 0) rereadLater();
+  } finally {
+    persisting = false;
+  }
+}
+
+function stillThere(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+async function openStore(cache: IndexCache, s: IndexSettings): Promise<IndexStore | null> {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(ws!.root);
+  } catch {
+    return null;
+  }
+  const identity = {
+    root: ws!.root,
+    dev: info.dev,
+    ino: info.ino ?? 0,
+    noIgnore: s.ws.noIgnore,
+    allowSecrets: s.ws.allowSecrets,
+  };
+  const key = await rootKey(identity);
+  return new IndexStore(cache.port, cache.dir, key, identity);
+}
+
+function onLocked(): void {
+  const s = store;
+  if (s === null) return;
+  if (brokenStore) {
+    s.reset().then(() => {
+      brokenStore = false;
+      if (index !== null && phase === "ready") schedulePersist(0);
+    }).catch(() => {});
+    return;
+  }
+  s.sweep().catch(() => {});
+  if (index !== null && phase === "ready") schedulePersist(0);
+}
+
+async function open(s: IndexSettings, cache: IndexCache | null): Promise<void> {
   settings = s;
   ws = Workspace.openSync(s.ws);
-  if (s.watch) watch();
-  else {
+  if (!s.watch) {
     untrusted = true;
     setPhase("off", "no file watcher");
     return;
+  }
+  // The watcher starts first: a change made during the stat pass or the build is an event.
+  watch();
+  if (cache !== null) {
+    let resolve = () => {};
+    loaded = new Promise((r) => resolve = r);
+    try {
+      store = await openStore(cache, s);
+      if (store !== null) {
+        store.lock(onLocked);
+        await loadStored(store);
+      }
+    } finally {
+      resolve();
+    }
+    if (index !== null) return;
   }
   if (s.eagerMaxFiles !== Infinity) {
     const gen = generation;
@@ -454,13 +854,14 @@ self.onmessage = async (event: MessageEvent<ToIndex>) => {
   try {
     switch (m.t) {
       case "open":
-        await open(m.settings);
+        await open(m.settings, m.cache);
         break;
       case "build":
         buildWanted = true;
         if (phase === "waiting") await build();
         break;
       case "query":
+        await loaded;
         await settle();
         answer(m.id, m.query);
         break;
@@ -479,6 +880,20 @@ self.onmessage = async (event: MessageEvent<ToIndex>) => {
       case "status":
         post({ t: "status", id: m.id, status: status() });
         break;
+      case "persist": {
+        let error = "";
+        try {
+          await loaded;
+          if (reread.size > 0) await rereadLater();
+          if (persistTimer !== null) clearTimeout(persistTimer);
+          persistTimer = null;
+          await persist();
+        } catch (e) {
+          error = e instanceof Error ? e.message : String(e);
+        }
+        post({ t: "persisted", id: m.id, error });
+        break;
+      }
     }
   } catch (error) {
     if (m.t === "query") post({ t: "answer", id: m.id, candidates: null, why: String(error) });

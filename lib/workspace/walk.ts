@@ -43,6 +43,10 @@ export interface WalkEntry {
   /** Of the (followed) target; 0 when stat was not asked. */
   size: number;
   mtimeMs: number;
+  /** Identity and change time of the (followed) target, with `stat` (else 0): the stored index. */
+  dev?: number;
+  ino?: number;
+  ctimeMs?: number;
 }
 
 export interface WalkOptions {
@@ -158,6 +162,9 @@ export function* walkTree(
       isDir: false,
       size: wantStat ? start.info.size : 0,
       mtimeMs: wantStat ? start.info.mtime?.getTime() ?? 0 : 0,
+      dev: wantStat ? start.info.dev : 0,
+      ino: wantStat ? start.info.ino ?? 0 : 0,
+      ctimeMs: wantStat ? start.info.ctime?.getTime() ?? 0 : 0,
     };
     return;
   }
@@ -342,14 +349,20 @@ export function* walkTree(
     if (!isDir || wantDirs) {
       let size = 0;
       let mtimeMs = 0;
+      let dev = 0;
+      let ino = 0;
+      let ctimeMs = 0;
       if (wantStat) {
         // Plain entries are no symlinks: lstat answers as stat would, with a little less work.
         info ??= lstatOrNull(abs);
         if (info === null) continue; // vanished
         size = info.size;
         mtimeMs = info.mtime?.getTime() ?? 0;
+        dev = info.dev;
+        ino = info.ino ?? 0;
+        ctimeMs = info.ctime?.getTime() ?? 0;
       }
-      pending.push({ rel, abs, isDir, size, mtimeMs });
+      pending.push({ rel, abs, isDir, size, mtimeMs, dev, ino, ctimeMs });
       if (pending.length >= FLUSH_ENTRIES) {
         if (!unchanged()) {
           yield* restart(ws, start, options, lastYielded, restarts);

@@ -1,0 +1,23 @@
+/**
+ * The checksum of the stored index's sections and posting lists: 32-bit FNV-1a over the bytes,
+ * four lanes at a time. It catches torn, truncated and foreign bytes, not an attacker who can
+ * write the cache folder (who could write any answer they like: the folder is the user's own).
+ */
+export function checksum(bytes: Uint8Array, seed = 0): number {
+  let a = (0x811c9dc5 ^ seed) | 0;
+  let b = 0x01000193 ^ bytes.length;
+  let c = 0x2545f491;
+  let d = 0x9e3779b9;
+  const n = bytes.length & ~3;
+  let i = 0;
+  for (; i < n; i += 4) {
+    a = Math.imul(a ^ bytes[i], 0x01000193);
+    b = Math.imul(b ^ bytes[i + 1], 0x01000193);
+    c = Math.imul(c ^ bytes[i + 2], 0x01000193);
+    d = Math.imul(d ^ bytes[i + 3], 0x01000193);
+  }
+  for (; i < bytes.length; i++) a = Math.imul(a ^ bytes[i], 0x01000193);
+  let h = Math.imul(a ^ (b >>> 15), 0x85ebca6b) ^ Math.imul(c ^ (d >>> 13), 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}

@@ -1,0 +1,378 @@
+/**
+ * The index a session queries: stored shards (a base, and at most one delta written after it),
+ * each with a mask of the files still live in it, under an in-memory overlay (trigram_index.ts)
+ * for the files that changed since. A file lives in exactly one place: adding or removing a path
+ * masks it out of every shard. Without a cache the overlay alone is the whole index.
+ */
+import { comparePaths } from "../workspace/names.ts";
+import type { Candidates } from "../search/protocol.ts";
+import { evaluate } from "./evaluate.ts";
+import type { Query } from "./query.ts";
+import type { ShardInput, StoredFile } from "./shard_format.ts";
+import type { StoredShard } from "./stored_shard.ts";
+import {
+  type Chosen,
+  type FileEntry,
+  type FileRecord,
+  GONE,
+  INDEXED,
+  SCAN,
+  toCandidates,
+  TrigramIndex,
+} from "./trigram_index.ts";
+
+interface Layer {
+  shard: StoredShard;
+  /** 1: the shard's record of this file is the live one. */
+  live: Uint8Array;
+  byRel: Map<string, number>;
+  liveCount: number;
+}
+
+/** What the encoder reads of one source: its live records, documents and lists. */
+interface EncodeSource {
+  records: ArrayLike<StoredFile | FileRecord>;
+  isLive(i: number): boolean;
+  docs(tri: number): Int32Array;
+  docCount: number;
+  docTable(doc: number): [number, number, number];
+  trigrams: Int32Array;
+}
+
+export class LayeredIndex {
+  readonly #layers: Layer[] = [];
+  #overlay = new TrigramIndex();
+  /** Paths added or removed since the last snapshot() (what a persist must catch up on). */
+  readonly #changed = new Set<string>();
+
+  /** Stacks a stored shard; its records supersede those of the layers below for their paths. */
+  addLayer(shard: StoredShard): void {
+    for (const rel of shard.supersedes) this.#maskLayers(rel);
+    const live = new Uint8Array(shard.files.length);
+    const byRel = new Map<string, number>();
+    let liveCount = 0;
+    shard.files.forEach((f, i) => {
+      if (byRel.has(f.rel)) return; // a repeated path: the first record wins, the rest are dead
+      this.#maskLayers(f.rel);
+      byRel.set(f.rel, i);
+      live[i] = 1;
+      liveCount++;
+    });
+    this.#layers.push({ shard, live, byRel, liveCount });
+  }
+
+  get layers(): readonly StoredShard[] {
+    return this.#layers.map((l) => l.shard);
+  }
+
+  get overlay(): TrigramIndex {
+    return this.#overlay;
+  }
+
+  /** The live record of `rel`, wherever it is. */
+  get(rel: string): StoredFile | FileRecord | undefined {
+    const own = this.#overlay.get(rel);
+    if (own !== undefined) return own;
+    for (let k = this.#layers.length - 1; k >= 0; k--) {
+      const layer = this.#layers[k];
+      const i = layer.byRel.get(rel);
+      if (i !== undefined && layer.live[i] === 1) return layer.shard.files[i];
+    }
+    return undefined;
+  }
+
+  /** Is the live record of `rel` in a stored shard (not re-read this session)? */
+  isStored(rel: string): boolean {
+    return this.#overlay.get(rel) === undefined && this.get(rel) !== undefined;
+  }
+
+  remove(rel: string): void {
+    this.#overlay.remove(rel);
+    this.#maskLayers(rel);
+    this.#changed.add(rel);
+  }
+
+  add(entry: FileEntry, bytes: Uint8Array | null): FileRecord {
+    this.#maskLayers(entry.rel);
+    this.#changed.add(entry.rel);
+    return this.#overlay.add(entry, bytes);
+  }
+
+  #maskLayers(rel: string): void {
+    for (const layer of this.#layers) {
+      const i = layer.byRel.get(rel);
+      if (i !== undefined && layer.live[i] === 1) {
+        layer.live[i] = 0;
+        layer.liveCount--;
+      }
+    }
+  }
+
+  /** Every live path. */
+  rels(): string[] {
+    const out: string[] = [];
+    for (const layer of this.#layers) {
+      for (const [rel, i] of layer.byRel) if (layer.live[i] === 1) out.push(rel);
+    }
+    for (const rel of this.#overlay.byRel.keys()) out.push(rel);
+    return out;
+  }
+
+  get liveFiles(): number {
+    let n = this.#overlay.liveFiles;
+    for (const layer of this.#layers) n += layer.liveCount;
+    return n;
+  }
+
+  /** Files of the stored shards that are no longer live (superseded or gone). */
+  get deadStored(): number {
+    let n = 0;
+    for (const layer of this.#layers) n += layer.shard.files.length - layer.liveCount;
+    return n;
+  }
+
+  get storedFiles(): number {
+    let n = 0;
+    for (const layer of this.#layers) n += layer.shard.files.length;
+    return n;
+  }
+
+  get textBytes(): number {
+    let n = this.#overlay.textBytes;
+    for (const layer of this.#layers) {
+      layer.shard.files.forEach((f, i) => {
+        if (layer.live[i] === 1 && f.state === INDEXED) n += f.size;
+      });
+    }
+    return n;
+  }
+
+  /** Bytes held in memory (the overlay; the shards' lists stay on disk). */
+  get bytes(): number {
+    return this.#overlay.bytes;
+  }
+
+  /** Bytes of the stored shards on disk. */
+  get diskBytes(): number {
+    let n = 0;
+    for (const layer of this.#layers) n += layer.shard.diskBytes;
+    return n;
+  }
+
+  /** The overlay is mostly tombstones, or the shards mostly superseded: time for a rebuild. */
+  get wornOut(): boolean {
+    const o = this.#overlay;
+    if (o.docCount > 1000 && o.deadDocs * 4 > o.docCount) return true;
+    const stored = this.storedFiles;
+    return stored > 1000 && this.deadStored * 4 > stored;
+  }
+
+  /** Starts a new change set: what changes from now on is what the next persist catches up on. */
+  snapshot(): void {
+    this.#changed.clear();
+  }
+
+  get changedSinceSnapshot(): ReadonlySet<string> {
+    return this.#changed;
+  }
+
+  /** The files that may hold a match, in walk order; null when the query cannot narrow. */
+  candidates(q: Query, fileLevel: boolean, keep: (rel: string) => boolean): Candidates | null {
+    const chosen: Chosen[] = [];
+    let sources = 0;
+    for (const layer of this.#layers) {
+      const hits = evaluate(q, layer.shard, fileLevel);
+      if (hits === null) return null;
+      if (collectLayer(layer, hits, fileLevel, keep, chosen)) sources++;
+    }
+    const before = chosen.length;
+    const { narrowed, unordered } = this.#overlay.collect(q, fileLevel, keep, chosen);
+    if (!narrowed) return null;
+    if (chosen.length > before) sources++;
+    return toCandidates(chosen, sources > 1 || unordered);
+  }
+
+  /**
+   * What a shard of the live files of the layers from `from` up, and of the overlay, holds (the
+   * base: from 0 after a full build; a delta: from 1, superseding the base's dead paths).
+   */
+  shardInput(key: string, from: number): ShardInput {
+    const sources: EncodeSource[] = [];
+    for (const layer of this.#layers.slice(from)) {
+      const shard = layer.shard;
+      sources.push({
+        records: shard.files,
+        isLive: (i) => layer.live[i] === 1,
+        docs: (tri) => shard.docs(tri),
+        docCount: shard.toc.docs,
+        docTable: (d) => [shard.docFile[d], shard.docOff[d], shard.docLen[d]],
+        trigrams: shard.trigrams,
+      });
+    }
+    const o = this.#overlay;
+    sources.push({
+      records: o.files,
+      isLive: (i) => o.files[i].state !== GONE,
+      docs: (tri) => o.docs(tri),
+      docCount: o.docCount,
+      docTable: (d) => o.doc(d),
+      trigrams: o.postings.trigramList(),
+    });
+    const supersedes: string[] = [];
+    if (from > 0) {
+      for (const layer of this.#layers.slice(0, from)) {
+        for (const [rel, i] of layer.byRel) if (layer.live[i] === 0) supersedes.push(rel);
+      }
+    }
+    return mergeSources(key, sources, supersedes);
+  }
+
+  close(): void {
+    for (const layer of this.#layers) layer.shard.close();
+    this.#layers.length = 0;
+    this.#overlay = new TrigramIndex();
+  }
+}
+
+/** Appends a layer's live hits (and its always-read files) to `out`; true when any was added. */
+function collectLayer(
+  layer: Layer,
+  hits: Int32Array,
+  fileLevel: boolean,
+  keep: (rel: string) => boolean,
+  out: Chosen[],
+): boolean {
+  const shard = layer.shard;
+  const files = shard.files;
+  const take = new Uint8Array(files.length);
+  const piecesOf = new Map<number, number[]>();
+  if (fileLevel) {
+    for (const f of hits) if (files[f].state === INDEXED) take[f] = 1;
+  } else {
+    for (const d of hits) {
+      const f = shard.docFile[d];
+      take[f] = 1;
+      if (files[f].docs > 1) {
+        let list = piecesOf.get(f);
+        if (list === undefined) piecesOf.set(f, list = []);
+        list.push(shard.docOff[d], shard.docLen[d]);
+      }
+    }
+  }
+  const before = out.length;
+  for (let f = 0; f < files.length; f++) {
+    if (layer.live[f] !== 1) continue;
+    const record = files[f];
+    if ((take[f] === 1 || record.state === SCAN) && keep(record.rel)) {
+      const list = piecesOf.get(f);
+      out.push({
+        rel: record.rel,
+        real: record.real,
+        size: record.size,
+        mtimeMs: record.mtimeMs,
+        docs: record.docs,
+        pieces: list === undefined || list.length / 2 === record.docs ? null : list,
+      });
+    }
+  }
+  return out.length > before;
+}
+
+function mergeTrigrams(lists: Int32Array[]): Int32Array {
+  if (lists.length === 1) return lists[0];
+  let total = 0;
+  for (const l of lists) total += l.length;
+  const all = new Int32Array(total);
+  let n = 0;
+  for (const l of lists) {
+    all.set(l, n);
+    n += l.length;
+  }
+  all.sort();
+  let k = 0;
+  for (let i = 0; i < all.length; i++) if (k === 0 || all[k - 1] !== all[i]) all[k++] = all[i];
+  return all.subarray(0, k);
+}
+
+/** The shard input of the live files of `sources`, in walk order, documents renumbered. */
+function mergeSources(key: string, sources: EncodeSource[], supersedes: string[]): ShardInput {
+  const picked: { s: number; i: number; rel: string }[] = [];
+  sources.forEach((src, s) => {
+    for (let i = 0; i < src.records.length; i++) {
+      if (src.isLive(i)) picked.push({ s, i, rel: src.records[i].rel });
+    }
+  });
+  picked.sort((a, b) => comparePaths(a.rel, b.rel));
+  const docMaps = sources.map((src) => new Int32Array(src.docCount).fill(-1));
+  let docCount = 0;
+  for (const p of picked) docCount += sources[p.s].records[p.i].docs;
+  const docFile = new Int32Array(docCount);
+  const docOff = new Float64Array(docCount);
+  const docLen = new Float64Array(docCount);
+  const files: StoredFile[] = [];
+  let next = 0;
+  picked.forEach((p, newFile) => {
+    const src = sources[p.s];
+    const r = src.records[p.i];
+    files.push({
+      rel: r.rel,
+      real: r.real,
+      dev: r.dev,
+      ino: r.ino,
+      size: r.size,
+      mtimeMs: r.mtimeMs,
+      ctimeMs: r.ctimeMs,
+      seenAt: r.seenAt,
+      state: r.state,
+      firstDoc: r.docs > 0 ? next : 0,
+      docs: r.docs,
+    });
+    for (let d = r.firstDoc; d < r.firstDoc + r.docs; d++) {
+      const [, off, len] = src.docTable(d);
+      docMaps[p.s][d] = next;
+      docFile[next] = newFile;
+      docOff[next] = off;
+      docLen[next] = len;
+      next++;
+    }
+  });
+  const trigrams = mergeTrigrams(sources.map((s) => s.trigrams));
+  return {
+    key,
+    meta: { files, supersedes },
+    docFile,
+    docOff,
+    docLen,
+    trigrams,
+    docsOf(tri) {
+      const parts: Int32Array[] = [];
+      let total = 0;
+      let sorted = true;
+      sources.forEach((src, s) => {
+        const docs = src.docs(tri);
+        if (docs.length === 0) return;
+        const map = docMaps[s];
+        const out = new Int32Array(docs.length);
+        let n = 0;
+        for (let k = 0; k < docs.length; k++) {
+          const d = map[docs[k]];
+          if (d < 0) continue;
+          if (n > 0 && d < out[n - 1]) sorted = false;
+          out[n++] = d;
+        }
+        if (n > 0) {
+          parts.push(out.subarray(0, n));
+          total += n;
+        }
+      });
+      if (parts.length === 1 && sorted) return parts[0];
+      const all = new Int32Array(total);
+      let n = 0;
+      for (const part of parts) {
+        all.set(part, n);
+        n += part.length;
+      }
+      return all.sort();
+    },
+  };
+}

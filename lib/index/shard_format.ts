@@ -1,0 +1,255 @@
+/**
+ * The stored index's shard file: immutable, written once under a temp name and renamed into
+ * place (zoekt's way). Little-endian; sections first, a table of contents at the end, so the
+ * writer streams the posting lists without knowing their size beforehand:
+ *
+ *   postings   varint-delta document ids, one list per trigram, ascending trigram order
+ *   docs       int32 file index per document, then float64 offset and float64 length
+ *   tris       int32 trigram, uint32 list offset (into postings), uint32 count, uint32 checksum
+ *              per trigram, then one more uint32 offset (the end of the last list)
+ *   cols       per file: float64 dev, ino, size, mtime, ctime, seen-at; int32 state, first
+ *              document, document count (column by column)
+ *   meta       UTF-8 JSON: the files' paths (and real paths where they differ), the paths of
+ *              the base that a delta shard supersedes
+ *   toc        UTF-8 JSON: format version, key, counts, [offset, length, checksum] per section
+ *   tail       uint32 toc length, uint32 toc checksum, uint32 magic
+ *
+ * Every section is checked against its checksum when read, and every posting list when it is
+ * read (on demand); a shard that fails any check is discarded, never trusted.
+ */
+import { checksum } from "./checksum.ts";
+
+export const SHARD_MAGIC = 0x31495853; // "SXI1"
+export const SHARD_VERSION = 1;
+export const TAIL_BYTES = 12;
+
+/** One file record as stored (and as the stat pass compares it with the disk). */
+export interface StoredFile {
+  rel: string;
+  /** Real absolute path when it differs from root + "/" + rel, else "". */
+  real: string;
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  /** Date.now() right before the file was read: an mtime not older than this is "racy". */
+  seenAt: number;
+  /** INDEXED, BINARY or SCAN (trigram_index.ts). */
+  state: number;
+  firstDoc: number;
+  docs: number;
+}
+
+export interface ShardMeta {
+  files: StoredFile[];
+  /** Root-relative paths of the base shard that this (delta) shard supersedes. */
+  supersedes: string[];
+}
+
+export interface ShardToc {
+  magic: "shipcode-mcp index shard";
+  version: number;
+  key: string;
+  files: number;
+  docs: number;
+  tris: number;
+  postings: [number, number];
+  docTable: [number, number, number];
+  triTable: [number, number, number];
+  cols: [number, number, number];
+  meta: [number, number, number];
+}
+
+/** Bytes per file in the cols section. */
+export const COL_BYTES = 6 * 8 + 3 * 4;
+
+/** The JSON part of the file records: paths only (the numbers are columns). */
+export interface MetaJson {
+  rels: string[];
+  /** [file index, real path] for the files whose real path differs. */
+  reals: [number, string][];
+  supersedes: string[];
+}
+
+/** The file records as columns (what the cols section holds). */
+export function columnsOf(files: readonly StoredFile[]): Uint8Array {
+  const n = files.length;
+  const out = new Uint8Array(n * COL_BYTES);
+  const f64 = new Float64Array(out.buffer, 0, n * 6);
+  const i32 = new Int32Array(out.buffer, n * 48, n * 3);
+  files.forEach((f, i) => {
+    f64[i] = f.dev;
+    f64[n + i] = f.ino;
+    f64[2 * n + i] = f.size;
+    f64[3 * n + i] = f.mtimeMs;
+    f64[4 * n + i] = f.ctimeMs;
+    f64[5 * n + i] = f.seenAt;
+    i32[i] = f.state;
+    i32[n + i] = f.firstDoc;
+    i32[2 * n + i] = f.docs;
+  });
+  return out;
+}
+
+/** Where the encoder's bytes go (the cache writer, or a test's buffer), in order. */
+export type ShardSink = (bytes: Uint8Array) => void;
+
+/** What the encoder needs of a posting source: each trigram's document ids, ascending. */
+export interface ShardInput {
+  key: string;
+  meta: ShardMeta;
+  /** Document table, indexed by the new document ids. */
+  docFile: Int32Array;
+  docOff: Float64Array;
+  docLen: Float64Array;
+  /** Trigrams to store, ascending. */
+  trigrams: Int32Array;
+  /** The new document ids (ascending) holding `tri`; empty lists are left out. */
+  docsOf(tri: number): Int32Array;
+}
+
+const CHUNK = 4 * 1024 * 1024;
+
+/** Buffers output into chunks of CHUNK bytes for the sink (each chunk is handed over whole). */
+class ChunkedOut {
+  readonly #sink: ShardSink;
+  #buf = new Uint8Array(CHUNK);
+  #n = 0;
+  written = 0;
+
+  constructor(sink: ShardSink) {
+    this.#sink = sink;
+  }
+
+  byte(b: number): void {
+    if (this.#n === this.#buf.length) this.flush();
+    this.#buf[this.#n++] = b;
+    this.written++;
+  }
+
+  bytes(b: Uint8Array): void {
+    let done = 0;
+    while (done < b.length) {
+      if (this.#n === this.#buf.length) this.flush();
+      const take = Math.min(b.length - done, this.#buf.length - this.#n);
+      this.#buf.set(b.subarray(done, done + take), this.#n);
+      this.#n += take;
+      done += take;
+    }
+    this.written += b.length;
+  }
+
+  flush(): void {
+    if (this.#n === 0) return;
+    this.#sink(this.#buf.subarray(0, this.#n));
+    this.#buf = new Uint8Array(CHUNK);
+    this.#n = 0;
+  }
+}
+
+/** Encodes one varint-delta list into `scratch` (grown as needed); returns the bytes. */
+function encodeList(docs: Int32Array, scratch: { buf: Uint8Array }): Uint8Array {
+  if (scratch.buf.length < docs.length * 5) scratch.buf = new Uint8Array(docs.length * 5);
+  const buf = scratch.buf;
+  let n = 0;
+  let last = -1;
+  for (let i = 0; i < docs.length; i++) {
+    let delta = docs[i] - last;
+    last = docs[i];
+    while (delta >= 128) {
+      buf[n++] = (delta & 127) | 128;
+      delta >>>= 7;
+    }
+    buf[n++] = delta;
+  }
+  return buf.subarray(0, n);
+}
+
+function bytesOf(a: Int32Array | Float64Array | Uint32Array): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/** Writes a shard to `sink`; returns its table of contents. */
+export function encodeShard(input: ShardInput, sink: ShardSink): ShardToc {
+  const out = new ChunkedOut(sink);
+  const tris: number[] = [];
+  const offs: number[] = [];
+  const counts: number[] = [];
+  const sums: number[] = [];
+  const scratch = { buf: new Uint8Array(1 << 16) };
+  for (let i = 0; i < input.trigrams.length; i++) {
+    const tri = input.trigrams[i];
+    const docs = input.docsOf(tri);
+    if (docs.length === 0) continue;
+    const list = encodeList(docs, scratch);
+    tris.push(tri);
+    offs.push(out.written);
+    counts.push(docs.length);
+    sums.push(checksum(list, tri));
+    out.bytes(list);
+  }
+  const postingsEnd = out.written;
+  const docCount = input.docFile.length;
+  const docStart = out.written;
+  out.bytes(bytesOf(input.docFile));
+  out.bytes(bytesOf(input.docOff));
+  out.bytes(bytesOf(input.docLen));
+  const docEnd = out.written;
+  const triTable = new Uint8Array(tris.length * 16 + 4);
+  const view = new DataView(triTable.buffer);
+  for (let i = 0; i < tris.length; i++) {
+    view.setInt32(i * 16, tris[i], true);
+    view.setUint32(i * 16 + 4, offs[i], true);
+    view.setUint32(i * 16 + 8, counts[i], true);
+    view.setUint32(i * 16 + 12, sums[i], true);
+  }
+  view.setUint32(tris.length * 16, postingsEnd, true);
+  const triStart = out.written;
+  out.bytes(triTable);
+  const cols = columnsOf(input.meta.files);
+  const colStart = out.written;
+  out.bytes(cols);
+  const json: MetaJson = {
+    rels: input.meta.files.map((f) => f.rel),
+    reals: input.meta.files.flatMap((f, i): [number, string][] =>
+      f.real === "" ? [] : [[i, f.real]]
+    ),
+    supersedes: input.meta.supersedes,
+  };
+  const meta = new TextEncoder().encode(JSON.stringify(json));
+  const metaStart = out.written;
+  out.bytes(meta);
+  const docSum = checksumOfTable(input);
+  const toc: ShardToc = {
+    magic: "shipcode-mcp index shard",
+    version: SHARD_VERSION,
+    key: input.key,
+    files: input.meta.files.length,
+    docs: docCount,
+    tris: tris.length,
+    postings: [0, postingsEnd],
+    docTable: [docStart, docEnd - docStart, docSum],
+    triTable: [triStart, triTable.length, checksum(triTable)],
+    cols: [colStart, cols.length, checksum(cols)],
+    meta: [metaStart, meta.length, checksum(meta)],
+  };
+  const tocBytes = new TextEncoder().encode(JSON.stringify(toc));
+  out.bytes(tocBytes);
+  const tail = new Uint8Array(TAIL_BYTES);
+  const tv = new DataView(tail.buffer);
+  tv.setUint32(0, tocBytes.length, true);
+  tv.setUint32(4, checksum(tocBytes), true);
+  tv.setUint32(8, SHARD_MAGIC, true);
+  out.bytes(tail);
+  out.flush();
+  return toc;
+}
+
+function checksumOfTable(input: ShardInput): number {
+  const all = new Uint8Array(input.docFile.byteLength * 5);
+  all.set(bytesOf(input.docFile), 0);
+  all.set(bytesOf(input.docOff), input.docFile.byteLength);
+  all.set(bytesOf(input.docLen), input.docFile.byteLength * 3);
+  return checksum(all);
+}
