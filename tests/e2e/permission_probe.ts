@@ -14,8 +14,14 @@ globalThis.addEventListener("unload", () => {
       return error instanceof Error ? error.name : String(error);
     }
   };
+  const at = Deno.args.indexOf("--cache-dir");
+  const cache = at >= 0 ? Deno.args[at + 1] : null;
   const report = {
     write: attempt(() => Deno.writeTextFileSync(`${root}/probe-wrote-this.txt`, "x")),
+    // Only the index cache's writer (a worker) may write there: the main thread may not.
+    cacheWrite: cache === null
+      ? "no cache"
+      : attempt(() => Deno.writeTextFileSync(`${cache}/probe-wrote-this.txt`, "x")),
     run: attempt(() =>
       new Deno.Command("git", { args: ["--version"], stdout: "null" }).outputSync()
     ),

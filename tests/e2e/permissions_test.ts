@@ -75,3 +75,86 @@ Deno.test("permissions: a git work tree keeps the permission to run git", async 
   const refused = await probe(["--no-git"], { gitRepo: true });
   assert.equal(refused.run, "NotCapable");
 });
+
+/** Every file below `dir`, with its size and mtime (what a write would change). */
+async function snapshot(dir: string, skip = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    const p = `${dir}/${e.name}`;
+    if (p === skip) continue;
+    const info = await Deno.lstat(p);
+    if (info.isDirectory) out.push(...await snapshot(p, skip));
+    else out.push(`${p} ${info.size} ${info.mtime?.getTime()}`);
+  }
+  return out.sort();
+}
+
+Deno.test("permissions: a read-only session writes its index cache and nothing else, and only its cache writer can", async () => {
+  const top = await Deno.realPath(await Deno.makeTempDir({ prefix: "shipcode-perm-cache-" }));
+  const root = `${top}/root`;
+  const cache = `${top}/cache`;
+  try {
+    await Deno.mkdir(`${root}/src`, { recursive: true });
+    for (let i = 0; i < 20; i++) await Deno.writeTextFile(`${root}/src/f${i}.c`, `int v${i};\n`);
+    const before = await snapshot(top);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        ...(await serverFlags()),
+        "--preload",
+        PROBE,
+        MAIN,
+        "--root",
+        root,
+        "--cache-dir",
+        cache,
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(INIT + "\n"));
+    await writer.write(
+      new TextEncoder().encode('{"jsonrpc":"2.0","method":"notifications/initialized"}\n'),
+    );
+    // The index of the root is stored by the writer while the session runs.
+    const until = Date.now() + 30_000;
+    let stored = false;
+    while (!stored && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      try {
+        for await (const e of Deno.readDir(cache)) {
+          if (e.isDirectory) await Deno.lstat(`${cache}/${e.name}/manifest.json`);
+          if (e.isDirectory) stored = true;
+        }
+      } catch {
+        // not yet
+      }
+    }
+    await writer.close();
+    const out = await child.output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    const line = stderr.split("\n").find((l) => l.startsWith("probe: "));
+    assert.ok(line !== undefined, `no probe report on stderr: ${stderr}`);
+    const report = JSON.parse(line.slice("probe: ".length));
+    assert.ok(stored, "the index was never stored");
+    assert.equal(report.write, "NotCapable");
+    assert.equal(report.cacheWrite, "NotCapable");
+    // Outside the cache folder nothing changed; inside it, only the stored index and its lock.
+    assert.deepEqual(await snapshot(top, cache), before);
+    const entries = (await snapshot(cache)).map((l) => l.slice(cache.length + 1).split(" ")[0]);
+    assert.ok(
+      entries.every((e) =>
+        /^[0-9a-f]{40}(\.lock|\/(manifest\.json|base-[0-9a-z]+\.shard))$/.test(e)
+      ),
+      entries.join(", "),
+    );
+    for (const e of [cache, ...entries.map((x) => `${cache}/${x}`)]) {
+      const mode = (await Deno.lstat(e)).mode! & 0o777;
+      assert.equal(mode, (await Deno.lstat(e)).isDirectory ? 0o700 : 0o600, e);
+    }
+  } finally {
+    await Deno.remove(top, { recursive: true });
+  }
+});

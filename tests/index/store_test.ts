@@ -1,0 +1,225 @@
+/**
+ * The stored index's shard format (lib/index/shard_format.ts, stored_shard.ts) and the layered
+ * index over it: a round trip answers as the in-memory index does; a changed byte anywhere, a
+ * truncated file, another format version or another root's key is refused, never trusted.
+ */
+import assert from "node:assert/strict";
+import { checksum } from "../../lib/index/checksum.ts";
+import { LayeredIndex } from "../../lib/index/layered_index.ts";
+import { planQuery } from "../../lib/index/planner.ts";
+import { encodeShard, TAIL_BYTES } from "../../lib/index/shard_format.ts";
+import { ShardError, StoredShard } from "../../lib/index/stored_shard.ts";
+
+const KEY = "0123456789abcdef0123456789abcdef01234567";
+const enc = new TextEncoder();
+
+function files(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < 60; i++) out[`src/f${String(i).padStart(2, "0")}.c`] = `int value_${i};\n`;
+  out["src/hit.c"] = "void wanted_token(void);\nint other;\n";
+  out["docs/readme.md"] = "the wanted_token is documented here\n";
+  // Over 256 KiB: stored as several pieces.
+  out["big/large.txt"] = "filler line\n".repeat(40_000) + "needle_in_piece\n" +
+    "filler line\n".repeat(10_000);
+  return out;
+}
+
+function built(contents: Record<string, string>): LayeredIndex {
+  const idx = new LayeredIndex();
+  for (const rel of Object.keys(contents).sort()) {
+    const bytes = enc.encode(contents[rel]);
+    idx.add(
+      { rel, real: "", size: bytes.length, mtimeMs: 1000, dev: 1, ino: 7, ctimeMs: 1000 },
+      bytes,
+    );
+  }
+  idx.overlay.ordered = idx.overlay.files.length;
+  return idx;
+}
+
+async function written(idx: LayeredIndex, from = 0): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  encodeShard(idx.shardInput(KEY, from), (b) => chunks.push(b.slice()));
+  const path = await Deno.makeTempFile({ prefix: "shipcode-shard-", suffix: ".shard" });
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let n = 0;
+  for (const c of chunks) {
+    all.set(c, n);
+    n += c.length;
+  }
+  await Deno.writeFile(path, all);
+  return path;
+}
+
+function answer(idx: LayeredIndex, source: string): string[] | null {
+  return idx.candidates(planQuery(source, ""), false, () => true)?.files ?? null;
+}
+
+const QUERIES = ["wanted_token", "value_4\\b", "needle_in_piece", "int", "no_such_thing_here"];
+
+Deno.test("index store: a shard written and opened again answers as the in-memory index", async () => {
+  const memory = built(files());
+  const path = await written(memory);
+  const shard = StoredShard.open(path, KEY);
+  try {
+    const stored = new LayeredIndex();
+    stored.addLayer(shard);
+    for (const q of QUERIES) assert.deepEqual(answer(stored, q), answer(memory, q), q);
+    assert.deepEqual(answer(stored, "wanted_token"), ["docs/readme.md", "src/hit.c"]);
+    // The large file's pieces: only the matching one is named, with the size and mtime to check.
+    const c = stored.candidates(planQuery("needle_in_piece", ""), false, () => true)!;
+    assert.deepEqual(c.files, ["big/large.txt"]);
+    assert.equal(c.pieces[0]!.length, 4);
+    assert.equal(stored.liveFiles, memory.liveFiles);
+  } finally {
+    shard.close();
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("index store: a delta supersedes the base's changed and deleted files", async () => {
+  const contents = files();
+  const base = StoredShard.open(await written(built(contents)), KEY);
+  const idx = new LayeredIndex();
+  idx.addLayer(base);
+  const changed = enc.encode("now wanted_token lives here too\n");
+  idx.add({ rel: "src/f03.c", real: "", size: changed.length, mtimeMs: 2000 }, changed);
+  idx.remove("src/hit.c");
+  assert.deepEqual(answer(idx, "wanted_token"), ["docs/readme.md", "src/f03.c"]);
+  const deltaPath = await written(idx, 1);
+  const delta = StoredShard.open(deltaPath, KEY);
+  try {
+    assert.deepEqual([...delta.supersedes].sort(), ["src/f03.c", "src/hit.c"]);
+    const again = new LayeredIndex();
+    again.addLayer(StoredShard.open(base.path, KEY));
+    again.addLayer(delta);
+    for (const q of QUERIES) assert.deepEqual(answer(again, q), answer(idx, q), q);
+    assert.equal(again.get("src/hit.c"), undefined);
+    again.close();
+  } finally {
+    base.close();
+    await Deno.remove(base.path);
+    await Deno.remove(deltaPath);
+  }
+});
+
+function refused(path: string, key = KEY): string {
+  try {
+    const shard = StoredShard.open(path, key);
+    shard.close();
+  } catch (error) {
+    assert.ok(error instanceof ShardError, String(error));
+    return error.message;
+  }
+  assert.fail("the shard was accepted");
+}
+
+Deno.test("index store: a changed byte in any table, a truncated file or another root's key is refused", async () => {
+  const path = await written(built(files()));
+  const bytes = await Deno.readFile(path);
+  try {
+    // Truncated anywhere.
+    for (const cut of [0, 5, bytes.length - 1, Math.floor(bytes.length / 2)]) {
+      await Deno.writeFile(path, bytes.subarray(0, cut));
+      refused(path);
+    }
+    // One byte flipped in the tables at the end (document table, trigrams, file records, toc).
+    const tocLength = new DataView(bytes.buffer).getUint32(bytes.length - TAIL_BYTES, true);
+    const tocStart = bytes.length - TAIL_BYTES - tocLength;
+    const toc = JSON.parse(
+      new TextDecoder().decode(bytes.subarray(tocStart, tocStart + tocLength)),
+    );
+    for (
+      const at of [
+        toc.docTable[0] + 3,
+        toc.triTable[0] + 9,
+        toc.cols[0] + 5,
+        toc.meta[0] + 20,
+        tocStart + 4,
+      ]
+    ) {
+      const bad = bytes.slice();
+      bad[at] ^= 0x20;
+      await Deno.writeFile(path, bad);
+      refused(path);
+    }
+    await Deno.writeFile(path, bytes);
+    assert.match(refused(path, "f".repeat(40)), /another root/);
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("index store: a posting list that fails its checksum is refused when it is read", async () => {
+  const path = await written(built(files()));
+  const bytes = await Deno.readFile(path);
+  try {
+    const bad = bytes.slice();
+    bad[0] ^= 0x01; // the first posting list
+    await Deno.writeFile(path, bad);
+    const shard = StoredShard.open(path, KEY); // the tables are fine
+    try {
+      const idx = new LayeredIndex();
+      idx.addLayer(shard);
+      let threw = 0;
+      for (const tri of shard.trigrams.slice(0, 3)) {
+        try {
+          shard.docs(tri);
+        } catch (error) {
+          assert.ok(error instanceof ShardError);
+          threw++;
+        }
+      }
+      assert.equal(threw, 1);
+    } finally {
+      shard.close();
+    }
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("index store: a shard of another format version is refused", async () => {
+  const path = await written(built(files()));
+  const bytes = await Deno.readFile(path);
+  try {
+    const view = new DataView(bytes.buffer);
+    const tocLength = view.getUint32(bytes.length - TAIL_BYTES, true);
+    const tocStart = bytes.length - TAIL_BYTES - tocLength;
+    const toc = JSON.parse(
+      new TextDecoder().decode(bytes.subarray(tocStart, tocStart + tocLength)),
+    );
+    const newer = enc.encode(JSON.stringify({ ...toc, version: toc.version + 1 }));
+    const tail = new Uint8Array(TAIL_BYTES);
+    const tv = new DataView(tail.buffer);
+    tv.setUint32(0, newer.length, true);
+    tv.setUint32(4, checksum(newer), true);
+    tv.setUint32(8, view.getUint32(bytes.length - 4, true), true);
+    const out = new Uint8Array(tocStart + newer.length + TAIL_BYTES);
+    out.set(bytes.subarray(0, tocStart));
+    out.set(newer, tocStart);
+    out.set(tail, tocStart + newer.length);
+    await Deno.writeFile(path, out);
+    assert.match(refused(path), /format version/);
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("index store: a FIFO, a folder or a link where the shard should be is never opened", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "shipcode-shard-odd-" });
+  try {
+    const fifo = `${dir}/fifo.shard`;
+    const mk = new Deno.Command("mkfifo", { args: [fifo] }).outputSync();
+    assert.ok(mk.success);
+    assert.match(refused(fifo), /not a plain file/);
+    await Deno.mkdir(`${dir}/folder.shard`);
+    assert.match(refused(`${dir}/folder.shard`), /not a plain file/);
+    const real = await written(built(files()));
+    await Deno.symlink(real, `${dir}/link.shard`);
+    assert.match(refused(`${dir}/link.shard`), /not a plain file/);
+    await Deno.remove(real);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
