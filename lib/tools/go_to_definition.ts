@@ -95,9 +95,13 @@ async function byName(ctx: ToolContext, at: FilePosition): Promise<Definition[]>
     offset: 0,
     "-i": false,
   }, ctx);
-  const symbols = (result.structuredContent?.symbols ?? []) as Array<
-    { path: string; line: number; end_line: number; kind: string; name: string }
-  >;
+  // find_symbol's structured lines: `path:line-end_line: kind name  (in Container)`.
+  const symbols = ((result.structuredContent?.symbols ?? []) as string[]).flatMap((entry) => {
+    const m = /^(.*):(\d+)-(\d+): (\S+) (\S+)/.exec(entry);
+    return m === null
+      ? []
+      : [{ path: m[1], line: Number(m[2]), end_line: Number(m[3]), kind: m[4], name: m[5] }];
+  });
   const texts = new Map<string, { text: string; starts: number[] }>();
   const out: Definition[] = [];
   for (const s of symbols) {
