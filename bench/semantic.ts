@@ -9,7 +9,8 @@
  *   TypeScript load, program build); the anchor from its spawn to the same first answer;
  * - ping round trips while that first program builds;
  * - warm find_references p50 over the sampled positions (ours: client round trip);
- * - rename_symbol dry run of the sampled symbol used in the number of files nearest 50, warm;
+ * - rename_symbol dry run of a declaration used in about 50 files (std: AssertionError; hono:
+ *   MiddlewareHandler, in the files of its project), warm;
  * - peak RSS (VmHWM of our process, Node's maxRSS);
  * - parity: definitions and references of every sampled position, as path:line:column sets.
  *
@@ -48,6 +49,8 @@ interface Corpus {
   /** The tsconfig of the positions' project, or null: the default project of these files. */
   config: string | null;
   include: (rel: string) => boolean;
+  /** The symbol renamed (dry run): a declaration used in about 50 files. */
+  rename: { path: string; name: string };
 }
 
 const CORPORA: Corpus[] = [
@@ -56,12 +59,14 @@ const CORPORA: Corpus[] = [
     root: flagValue("--std") ?? "/work/corpora/denoland+std",
     config: null,
     include: () => true,
+    rename: { path: "assert/assertion_error.ts", name: "AssertionError" },
   },
   {
     label: "honojs/hono",
     root: flagValue("--hono") ?? "/work/corpora/honojs+hono",
     config: "tsconfig.build.json",
     include: (rel) => rel.startsWith("src/") && !/\.test\.tsx?$/.test(rel) && rel.endsWith(".ts"),
+    rename: { path: "src/types.ts", name: "MiddlewareHandler" },
   },
 ];
 
@@ -105,6 +110,10 @@ function sample(corpus: Corpus): { files: string[]; positions: Position[] } {
   }
   const step = Math.max(1, Math.floor(found.length / POSITIONS));
   const positions = found.filter((_, i) => i % step === 0).slice(0, POSITIONS);
+  // The rename target comes last.
+  const target = found.find((p) => p.path === corpus.rename.path && p.name === corpus.rename.name);
+  if (target === undefined) throw new Error(`No declaration of ${corpus.rename.name} found`);
+  positions.push(target);
   return { files, positions };
 }
 
@@ -248,11 +257,8 @@ async function runOurs(corpus: Corpus, positions: Position[], anchor: AnchorRun)
     }
     fileCounts.push(new Set(want.references.map((r) => r.slice(0, r.indexOf(":")))).size);
   }
-  // The symbol whose references span the number of files nearest 50.
-  let chosen = 0;
-  for (let i = 1; i < positions.length; i++) {
-    if (Math.abs(fileCounts[i] - 50) < Math.abs(fileCounts[chosen] - 50)) chosen = i;
-  }
+  // The rename target (the last position).
+  const chosen = positions.length - 1;
   const rename = async () => {
     const t = performance.now();
     const answer = await peer.request("tools/call", {

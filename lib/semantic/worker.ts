@@ -10,6 +10,7 @@ import process from "node:process";
 import type ts from "typescript";
 import { Workspace } from "../workspace/workspace.ts";
 import { isGitName } from "../workspace/names.ts";
+import { isTempName } from "../workspace/temp_names.ts";
 import { ProjectSet } from "./projects.ts";
 import { Refusal, SemanticQueries } from "./queries.ts";
 import { TypeFiles } from "./type_files.ts";
@@ -83,8 +84,16 @@ class SemanticWorld {
         if (event.kind === "access") continue;
         for (const path of event.paths) {
           const rel = this.#files.relOf(path);
-          if (rel === null || rel.split("/").some(isGitName)) continue;
-          if (event.kind !== "modify" || this.#projects.configFiles.has(path)) this.#stale = true;
+          if (rel === null) continue;
+          const segments = rel.split("/");
+          if (segments.some(isGitName) || segments.some(isTempName)) continue;
+          if (this.#projects.configFiles.has(path)) this.#stale = true;
+          else if (event.kind === "modify") continue;
+          // A file the programs already read that is written again (an atomic write renames
+          // over it) is seen by its stamp; anything else that comes or goes changes projects.
+          else if (event.kind === "remove" || this.#files.cachedText(rel) === undefined) {
+            this.#stale = true;
+          }
         }
       }
     } catch {
