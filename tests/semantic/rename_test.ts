@@ -93,6 +93,11 @@ Deno.test("rename_symbol: refusals change nothing and say why", async () => {
     `${root}/src/generated/uses.ts`,
     'import { scale } from "../lib/shapes";\nexport const generated = scale(4);\n',
   );
+  // A served file imports the ignored one, so the program holds it.
+  await Deno.writeTextFile(
+    `${root}/src/gen_user.ts`,
+    'import { generated } from "./generated/uses";\nexport const user = generated;\n',
+  );
   const before = snapshot(root);
   const readOnly = await SemanticServer.start(root);
   const writing = await SemanticServer.start(root, ["--write"]);
