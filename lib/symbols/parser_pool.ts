@@ -1,9 +1,10 @@
 /**
  * The parser workers on the main thread. Workers start on first use (nothing of tree-sitter loads
- * before a symbol tool is called); each batch goes to the least busy worker. A worker that has
- * parsed more than `recycleBytes`, or one file of `bigFileBytes` or more (its tree grew the heap),
- * is retired: it gets no new batches and is terminated once its last batch is answered, so the
- * WebAssembly heap (which never shrinks) is given back.
+ * before a symbol tool is called); each batch goes to the least busy worker. Each worker's
+ * WebAssembly heap (tree-sitter's memory, which never shrinks) is capped at `heapCapBytes` (a
+ * tree that needs more fails its file) and reported after every batch: a worker whose heap has
+ * grown to `heapRecycleBytes`, or that has parsed `recycleBytes` of source, is retired: it gets no
+ * new batches and is terminated once its last batch is answered, so the heap is given back.
  */
 import type { FromParser, ParsedFile, ParseRequest } from "./worker_protocol.ts";
 
@@ -12,8 +13,10 @@ export interface ParserPoolOptions {
   workers?: number;
   /** Bytes parsed by one worker before it is replaced (default 128 MiB). */
   recycleBytes?: number;
-  /** A worker that parsed a file this large is replaced after that batch (default 4 MiB). */
-  bigFileBytes?: number;
+  /** A worker whose WebAssembly heap has grown to this is replaced (default 64 MiB). */
+  heapRecycleBytes?: number;
+  /** The most a worker's WebAssembly heap may grow to (default 160 MiB, at least 32 MiB). */
+  heapCapBytes?: number;
 }
 
 interface Pending {
@@ -26,6 +29,8 @@ interface Slot {
   ready: Promise<void>;
   pending: Map<number, Pending>;
   parsedBytes: number;
+  /** The heap size the worker last reported. */
+  heapBytes: number;
   retired: boolean;
   /** Workers started so far, for tests and the recycling count. */
   generation: number;
@@ -34,7 +39,8 @@ interface Slot {
 export class ParserPool {
   readonly #size: number;
   readonly #recycleBytes: number;
-  readonly #bigFileBytes: number;
+  readonly #heapRecycleBytes: number;
+  readonly #heapCapBytes: number;
   #slots: Array<Slot | null>;
   #nextId = 1;
   #generations = 0;
@@ -44,7 +50,8 @@ export class ParserPool {
   constructor(options: ParserPoolOptions = {}) {
     this.#size = Math.max(1, options.workers ?? 2);
     this.#recycleBytes = options.recycleBytes ?? 128 * 1024 * 1024;
-    this.#bigFileBytes = options.bigFileBytes ?? 4 * 1024 * 1024;
+    this.#heapRecycleBytes = options.heapRecycleBytes ?? 64 * 1024 * 1024;
+    this.#heapCapBytes = options.heapCapBytes ?? 160 * 1024 * 1024;
     this.#slots = new Array(this.#size).fill(null);
   }
 
@@ -58,8 +65,22 @@ export class ParserPool {
     return this.#parsedFiles;
   }
 
+  /**
+   * The WebAssembly heap the live workers hold, as they last reported it (retiring ones
+   * included until they end).
+   */
+  get heapBytes(): number {
+    let bytes = 0;
+    for (const slot of this.#slots) if (slot !== null) bytes += slot.heapBytes;
+    for (const slot of this.#retiring) bytes += slot.heapBytes;
+    return bytes;
+  }
+
   /** Parses one batch of files on the least busy worker. */
-  parse(request: Omit<ParseRequest, "t" | "id">, signal: AbortSignal): Promise<ParsedFile[]> {
+  parse(
+    request: Omit<ParseRequest, "t" | "id" | "heapCapBytes">,
+    signal: AbortSignal,
+  ): Promise<ParsedFile[]> {
     signal.throwIfAborted();
     const slot = this.#pick();
     const id = this.#nextId++;
@@ -80,7 +101,13 @@ export class ParserPool {
           reject(error);
         },
       });
-      slot.ready.then(() => slot.worker.postMessage({ t: "parse", id, ...request }));
+      const message: ParseRequest = {
+        t: "parse",
+        id,
+        ...request,
+        heapCapBytes: this.#heapCapBytes,
+      };
+      slot.ready.then(() => slot.worker.postMessage(message));
     });
   }
 
@@ -121,6 +148,7 @@ export class ParserPool {
       ready: new Promise<void>((resolve) => (ready = resolve)),
       pending: new Map(),
       parsedBytes: 0,
+      heapBytes: 0,
       retired: false,
       generation: ++this.#generations,
     };
@@ -134,8 +162,12 @@ export class ParserPool {
       slot.pending.delete(message.id);
       if (message.t === "parsed") {
         slot.parsedBytes += message.bytes;
+        slot.heapBytes = message.heapBytes;
         this.#parsedFiles += message.files.length;
-        if (slot.parsedBytes >= this.#recycleBytes || message.largest >= this.#bigFileBytes) {
+        if (
+          message.broken || slot.parsedBytes >= this.#recycleBytes ||
+          message.heapBytes >= this.#heapRecycleBytes
+        ) {
           slot.retired = true;
         }
         pending?.resolve(message.files);

@@ -13,7 +13,8 @@ import { extractSymbols } from "./extract.ts";
 import { type LanguageId, languageOf } from "./languages.ts";
 import { definitionSites, findOccurrences } from "./occurrences.ts";
 import { IDENTIFIER_TYPES, OPAQUE_CODE_TYPES, RULES } from "./rules.ts";
-import { skipFunctionBodies } from "./skip_bodies.ts";
+import { functionBodies, withoutBodies } from "./skip_bodies.ts";
+import { mayDefine } from "./c_definition_sites.ts";
 import { blankAttributeMacros } from "./c_heads.ts";
 import type {
   FromParser,
@@ -28,6 +29,14 @@ const KINDS = { identifiers: IDENTIFIER_TYPES, opaque: OPAQUE_CODE_TYPES };
 const utf8 = new TextDecoder("utf-8");
 
 let parser: Parser | null = null;
+/**
+ * tree-sitter's heap, given to the runtime so that its size can be read (the pool recycles this
+ * worker by it) and capped (a tree that needs more fails that file, not the process's budget).
+ */
+let memory: WebAssembly.Memory | null = null;
+/** A parse ran out of heap: the runtime is unusable, every later file fails until replaced. */
+let broken = false;
+const PAGE = 65536;
 const languages = new Map<LanguageId, Language>();
 const workspaces = new Map<string, Workspace>();
 let queue: Promise<void> = Promise.resolve();
@@ -49,9 +58,16 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function parserFor(id: LanguageId): Promise<Parser> {
+async function parserFor(id: LanguageId, heapCapBytes: number): Promise<Parser> {
   if (parser === null) {
-    await Parser.init({ wasmBinary: Deno.readFileSync(new URL("web-tree-sitter.wasm", GRAMMARS)) });
+    // 32 MiB is the runtime's own initial size; 32768 pages (2 GiB) the most its module admits.
+    const maximum = Math.max(512, Math.min(32768, Math.floor(heapCapBytes / PAGE)));
+    memory = new WebAssembly.Memory({ initial: 512, maximum });
+    const options = {
+      wasmBinary: Deno.readFileSync(new URL("web-tree-sitter.wasm", GRAMMARS)),
+      wasmMemory: memory,
+    };
+    await Parser.init(options as Parameters<typeof Parser.init>[0]);
     parser = new Parser();
   }
   let language = languages.get(id);
@@ -87,7 +103,15 @@ async function handle(message: ParseRequest): Promise<void> {
     }
     files.push(result);
   }
-  post({ t: "parsed", id: message.id, files, bytes, largest });
+  post({
+    t: "parsed",
+    id: message.id,
+    files,
+    bytes,
+    largest,
+    heapBytes: memory?.buffer.byteLength ?? 0,
+    broken,
+  });
 }
 
 async function parseFile(ws: Workspace, path: string, message: ParseRequest): Promise<ParsedFile> {
@@ -112,14 +136,41 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   if (bytes.indexOf(0) >= 0) return { path, ok: false, reason: "binary", size };
   const source = utf8.decode(bytes);
   const cFamily = language.id === "c" || language.id === "cpp";
-  const blanked = cFamily ? blankAttributeMacros(source) : { text: source, spans: [] };
-  const full = blanked.text;
-  const text = message.skipBodies === true && message.references === undefined && cFamily
-    ? skipFunctionBodies(full)
-    : full;
-  const bodiesSkipped = text !== full;
-  const p = await parserFor(language.id);
-  const tree = p.parse(text);
+  let text = source;
+  let bodiesSkipped = false;
+  let spans: Array<[number, number]> = [];
+  if (cFamily && message.skipBodies === true && message.references === undefined) {
+    const bodies = functionBodies(source);
+    if (bodies !== null && bodies.length > 0) {
+      const wanted = message.definitionOf;
+      if (wanted !== undefined && !mayDefine(source, bodies, regexOf(wanted))) {
+        // Every hit is in a function body or surely a use: nothing of that name is defined here.
+        return {
+          path,
+          ok: true,
+          size,
+          mtimeMs,
+          symbols: [],
+          partial: false,
+          bodiesSkipped: true,
+          pruned: true,
+        };
+      }
+      text = withoutBodies(source, bodies);
+      bodiesSkipped = true;
+    }
+  }
+  if (cFamily) ({ text, spans } = blankAttributeMacros(text));
+  if (broken) return { path, ok: false, reason: "heap", size };
+  const p = await parserFor(language.id, message.heapCapBytes);
+  let tree: ReturnType<Parser["parse"]>;
+  try {
+    tree = p.parse(text);
+  } catch {
+    // Out of heap (the runtime aborts): this file cannot be parsed within the cap.
+    broken = true;
+    return { path, ok: false, reason: "heap", size };
+  }
   if (tree === null) return { path, ok: false, reason: "unreadable" };
   try {
     const root = tree.rootNode;
@@ -136,7 +187,7 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
     const wanted = message.references;
     if (wanted !== undefined) {
       const defs = definitionSites(symbols, wanted.name);
-      const found = findOccurrences(root, source, wanted.name, KINDS, blanked.spans);
+      const found = findOccurrences(root, source, wanted.name, KINDS, spans);
       const references: Reference[] = found.map((o) => {
         const line = o.row + 1;
         const column = o.column + 1;
@@ -150,6 +201,20 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
     tree.delete();
   }
 }
+
+/** The candidate scan's regex (per line), compiled once per pattern. */
+function regexOf(pattern: { source: string; flags: string }): RegExp {
+  const key = `${pattern.flags}/${pattern.source}`;
+  let regex = compiled.get(key);
+  if (regex === undefined) {
+    if (compiled.size > 32) compiled.clear();
+    regex = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ""));
+    compiled.set(key, regex);
+  }
+  return regex;
+}
+
+const compiled = new Map<string, RegExp>();
 
 /** The text of each reference line and of `context` lines around it (cut like grep's). */
 function linesAround(text: string, refs: Reference[], context: number): Record<number, string> {

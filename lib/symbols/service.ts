@@ -8,7 +8,7 @@ import type { Workspace } from "../workspace/workspace.ts";
 import { SymbolCache } from "./cache.ts";
 import { ParserPool, type ParserPoolOptions } from "./parser_pool.ts";
 import type { FileSymbols } from "./types.ts";
-import type { ParsedFile } from "./worker_protocol.ts";
+import type { ParsedFile, UnparsedReason } from "./worker_protocol.ts";
 
 export interface SymbolServiceOptions extends ParserPoolOptions {
   /** Budget of the per-file symbol cache (default 64 MiB). */
@@ -20,7 +20,7 @@ export interface SymbolServiceOptions extends ParserPoolOptions {
 /** A file's symbols, or why it has none. */
 export type FileOutcome =
   | ({ ok: true } & FileSymbols)
-  | { ok: false; reason: "binary" | "too-large" | "unreadable"; size?: number };
+  | { ok: false; reason: UnparsedReason; size?: number };
 
 export interface ParseOptions {
   signal: AbortSignal;
@@ -34,6 +34,12 @@ export interface ParseOptions {
    * the whole file).
    */
   definitionsOnly?: boolean;
+  /**
+   * With definitionsOnly: the regex of the name looked for (per line, as the candidate scan
+   * used it). A C/C++ file that mentions it only inside function bodies is not parsed; its
+   * outcome then lists no symbols (it defines nothing of that name) and is not cached.
+   */
+  definitionOf?: { source: string; flags: string };
 }
 
 /** Files per parse batch, and bytes: enough to amortise a message, small enough to spread. */
@@ -105,6 +111,7 @@ export class SymbolService {
           files: batch,
           maxBytes: options.maxBytes,
           skipBodies: options.definitionsOnly === true,
+          definitionOf: options.definitionsOnly === true ? options.definitionOf : undefined,
         },
         options.signal,
       );
@@ -159,6 +166,7 @@ export class SymbolService {
 
   #absorb(ws: Workspace, file: ParsedFile): FileOutcome {
     if (!file.ok) return { ok: false, reason: file.reason, size: file.size };
+    if (file.pruned === true) return { ok: true, symbols: [], partial: false };
     const key = cacheKey(ws, file.path);
     this.cache.set(key, file.size, file.mtimeMs, {
       symbols: file.symbols,

@@ -2,90 +2,81 @@
  * Function bodies cut out of C/C++ source, for the definition search: a body (between the `{`
  * after a parameter list's `)` and its matching `}`) keeps only its line breaks, so every line
  * keeps its number (columns move only on the lines a body starts or ends) while the parser has far
- * less to read (bodies hold no definitions these tools report in C/C++). A lexer skips comments, string and character
- * literals and preprocessor lines; when braces do not balance (an #ifdef splitting a function
- * head, say) the text is returned unchanged, and the parse reads everything.
+ * less to read (bodies hold no definitions these tools report in C/C++). A lexer skips comments,
+ * string and character literals and preprocessor lines; when braces do not balance (an #ifdef
+ * splitting a function head, say) there are no bodies to cut, and the parse reads everything.
+ *
+ * The lexer jumps from token to token with one regular expression (comment openers, quotes,
+ * braces, a `#` opening a line), so it reads a kernel source file at regex speed; what stands
+ * between two tokens only matters for its last non-blank character (a `)` before a `{` opens a
+ * body).
  */
 
-const OPEN = 123; // {
-const CLOSE = 125; // }
-const NL = 10;
+/** `//`, `/*`, a quote, a brace, or a `#` (a preprocessor line when it opens its line). */
+const TOKENS = /\/[/*]|["'{}#]/g;
 
-/** The text with its function bodies emptied, or the text itself when in doubt. */
-export function skipFunctionBodies(text: string): string {
-  const n = text.length;
+/** [start, end) of each function body's inside (after its `{`, up to its `}`), or null. */
+export function functionBodies(text: string): Array<[number, number]> | null {
   const bodies: Array<[number, number]> = [];
+  const tokens = new RegExp(TOKENS.source, TOKENS.flags);
   let depth = 0;
-  let lastSignificant = 0;
-  let lineStart = true;
   let bodyStart = -1;
   let bodyDepth = 0;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === NL) {
-      lineStart = true;
-      i++;
-      continue;
-    }
-    if (c === 32 || c === 9 || c === 13 || c === 12 || c === 11) {
-      i++;
-      continue;
-    }
-    if (lineStart && c === 35) {
-      // `#...` to the end of the logical line (backslash continuations included).
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (
-          d === NL && text.charCodeAt(i - 1) !== 92 &&
-          !(text.charCodeAt(i - 1) === 13 && text.charCodeAt(i - 2) === 92)
-        ) break;
-        i++;
-      }
-      continue;
-    }
-    lineStart = false;
-    if (c === 47 && text.charCodeAt(i + 1) === 47) {
-      const end = text.indexOf("\n", i);
-      i = end < 0 ? n : end;
-      continue;
-    }
-    if (c === 47 && text.charCodeAt(i + 1) === 42) {
-      const end = text.indexOf("*/", i + 2);
-      if (end < 0) return text;
-      i = end + 2;
-      continue;
-    }
-    if (c === 34 || c === 39) {
-      let j = i + 1;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (d === 92) j += 2;
-        else if (d === c || d === NL) break;
-        else j++;
-      }
-      i = j + 1;
-      lastSignificant = c;
-      continue;
-    }
-    if (c === OPEN) {
-      if (bodyStart < 0 && lastSignificant === 41) {
-        bodyStart = i;
+  /** The last significant character before `from` (0: none yet). */
+  let carried = 0;
+  let from = 0;
+  for (let m = tokens.exec(text); m !== null; m = tokens.exec(text)) {
+    const at = m.index;
+    const token = m[0];
+    const last = lastSignificant(text, from, at);
+    if (last !== 0) carried = last;
+    let end: number;
+    if (token === "//") {
+      end = text.indexOf("\n", at);
+      if (end < 0) end = text.length;
+    } else if (token === "/*") {
+      end = text.indexOf("*/", at + 2);
+      if (end < 0) return null;
+      end += 2;
+    } else if (token === '"' || token === "'") {
+      end = endOfLiteral(text, at);
+      carried = token.charCodeAt(0);
+    } else if (token === "{") {
+      if (bodyStart < 0 && carried === 41) {
+        bodyStart = at;
         bodyDepth = depth;
       }
       depth++;
-    } else if (c === CLOSE) {
+      carried = 123;
+      end = at + 1;
+    } else if (token === "}") {
       depth--;
-      if (depth < 0) return text;
+      if (depth < 0) return null;
       if (bodyStart >= 0 && depth === bodyDepth) {
-        bodies.push([bodyStart + 1, i]);
+        bodies.push([bodyStart + 1, at]);
         bodyStart = -1;
       }
+      carried = 125;
+      end = at + 1;
+    } else if (opensLine(text, at)) end = endOfDirective(text, at);
+    else {
+      carried = 35;
+      end = at + 1;
     }
-    lastSignificant = c;
-    i++;
+    from = end;
+    tokens.lastIndex = end;
   }
-  if (depth !== 0 || bodies.length === 0) return text;
+  return depth === 0 ? bodies : null;
+}
+
+/** The text with its function bodies emptied, or the text itself when in doubt. */
+export function skipFunctionBodies(text: string): string {
+  const bodies = functionBodies(text);
+  return bodies === null || bodies.length === 0 ? text : withoutBodies(text, bodies);
+}
+
+/** The text with these bodies emptied (each keeps its line breaks). */
+export function withoutBodies(text: string, bodies: ReadonlyArray<readonly [number, number]>) {
   let out = "";
   let at = 0;
   for (const [from, to] of bodies) {
@@ -93,6 +84,51 @@ export function skipFunctionBodies(text: string): string {
     at = to;
   }
   return out + text.slice(at);
+}
+
+/** True when only blanks stand between the line's start and `at`. */
+function opensLine(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10) return true;
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 12 && c !== 11) return false;
+  }
+  return true;
+}
+
+/** The last character in [from, to) that is not white space, or 0. */
+function lastSignificant(text: string, from: number, to: number): number {
+  for (let i = to - 1; i >= from; i--) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 11) return c;
+  }
+  return 0;
+}
+
+/** After a string or character literal (it ends at its quote or at the line's end). */
+function endOfLiteral(text: string, at: number): number {
+  const quote = text.charCodeAt(at);
+  let j = at + 1;
+  while (j < text.length) {
+    const d = text.charCodeAt(j);
+    if (d === 92) j += 2;
+    else if (d === quote || d === 10) break;
+    else j++;
+  }
+  return j + 1;
+}
+
+/** The end of a preprocessor line, backslash continuations included (at its line break). */
+function endOfDirective(text: string, at: number): number {
+  let i = at;
+  for (;;) {
+    const nl = text.indexOf("\n", i);
+    if (nl < 0) return text.length;
+    const before = text.charCodeAt(nl - 1);
+    const continued = before === 92 || (before === 13 && text.charCodeAt(nl - 2) === 92);
+    if (!continued) return nl;
+    i = nl + 1;
+  }
 }
 
 function countLines(text: string, from: number, to: number): number {

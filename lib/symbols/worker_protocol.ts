@@ -14,6 +14,13 @@ export interface ParseRequest {
   references?: { name: string; context: number };
   /** Definitions only: C/C++ function bodies may be cut out before parsing (skip_bodies.ts). */
   skipBodies?: boolean;
+  /** The cap of the worker's WebAssembly heap, fixed by the first request (bytes). */
+  heapCapBytes: number;
+  /**
+   * With skipBodies: the name looked for (the candidate scan's regex). A C/C++ file none of
+   * whose hits may be a definition (c_definition_sites.ts) is not parsed (`pruned`).
+   */
+  definitionOf?: { source: string; flags: string };
 }
 
 export type ToParser = ParseRequest;
@@ -31,14 +38,37 @@ export type ParsedFile =
     partial: boolean;
     /** Function bodies were cut out: `partial` covers only what was parsed. */
     bodiesSkipped: boolean;
+    /**
+     * Not parsed: every hit of the name is inside a function body or surely a use, so the file
+     * defines nothing of that name (`symbols` is empty; not the file's symbols, never cached).
+     */
+    pruned?: boolean;
     references?: Reference[];
     /** Text of the reference lines and their context lines, by 1-based line number. */
     lines?: Record<number, string>;
   }
-  | { path: string; ok: false; reason: "binary" | "too-large" | "unreadable"; size?: number };
+  | { path: string; ok: false; reason: UnparsedReason; size?: number };
+
+/**
+ * Why a file has no symbols: a NUL byte, over --max-read-bytes, unreadable, or its syntax tree
+ * needed more than the parser worker's heap cap (`heap`).
+ */
+export type UnparsedReason = "binary" | "too-large" | "unreadable" | "heap";
 
 export type FromParser =
   | { t: "ready" }
-  /** `bytes`: source bytes parsed; `largest`: the largest file among them. */
-  | { t: "parsed"; id: number; files: ParsedFile[]; bytes: number; largest: number }
+  /**
+   * `bytes`: source bytes parsed; `largest`: the largest file among them; `heapBytes`: the size
+   * of the worker's WebAssembly heap after the batch (it never shrinks); `broken`: a parse ran out
+   * of heap, so the worker must not be used again.
+   */
+  | {
+    t: "parsed";
+    id: number;
+    files: ParsedFile[];
+    bytes: number;
+    largest: number;
+    heapBytes: number;
+    broken: boolean;
+  }
   | { t: "failed"; id: number; message: string };

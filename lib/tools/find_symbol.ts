@@ -4,7 +4,7 @@ import { capNote, hintLine, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { checkName, otherMentions, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { ToolError } from "./tool.ts";
-import type { NameMatch } from "../symbols/candidates.ts";
+import { candidatePattern, type NameMatch } from "../symbols/candidates.ts";
 import { type CodeSymbol, SYMBOL_KINDS, type SymbolKind } from "../symbols/types.ts";
 import { containerMatches, splitQualifiedName } from "../symbols/qualified_name.ts";
 
@@ -169,11 +169,13 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   const kind = input.kind ?? null;
   const { scope, candidates } = await symbolCandidates(ctx, input, { name, match, ignoreCase });
   const maxBytes = ctx.config.maxReadBytes;
+  const wanted = candidatePattern(name, match, ignoreCase);
   const outcomes = await ctx.session.symbols.symbols(ws, candidates, {
     signal: ctx.signal,
     maxBytes,
     progress: (n) => ctx.progress(n, candidates.length, "files parsed"),
     definitionsOnly: true,
+    definitionOf: { source: wanted.source, flags: wanted.flags },
   });
   const test = nameTest(name, match, ignoreCase);
   const inContainer = (f: Found) =>

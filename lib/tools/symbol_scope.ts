@@ -8,6 +8,7 @@ import {
 } from "./search_support.ts";
 import { candidateFiles, type NameMatch, otherFiles } from "../symbols/candidates.ts";
 import { languageNames, languageOf } from "../symbols/languages.ts";
+import type { UnparsedReason } from "../symbols/worker_protocol.ts";
 
 /**
  * The scope of path, glob and type, and the files in it that mention `name` as a whole word (one
@@ -80,13 +81,19 @@ export function checkName(name: string): void {
 /** The refusal for a file the parser did not read. */
 export function parseRefusal(
   path: string,
-  outcome: { reason: "binary" | "too-large" | "unreadable"; size?: number },
+  outcome: { reason: UnparsedReason; size?: number },
   maxBytes: number,
 ): ToolError {
   if (outcome.reason === "too-large") {
     return new ToolError(
       `Cannot read symbols of "${path}": it is ${outcome.size} bytes, over the ${maxBytes}-byte ` +
         `limit (the server's --max-read-bytes); use grep or read_file with offset and limit`,
+    );
+  }
+  if (outcome.reason === "heap") {
+    return new ToolError(
+      `Cannot read symbols of "${path}": its syntax tree needs more memory than a parser ` +
+        `worker may use; use grep or read_file with offset and limit`,
     );
   }
   if (outcome.reason === "binary") {

@@ -1,6 +1,6 @@
 /** The symbol service: partial parses, references, refusals, the cache and worker recycling. */
 import assert from "node:assert/strict";
-import { SymbolService } from "../../lib/symbols/service.ts";
+import { type FileOutcome, SymbolService } from "../../lib/symbols/service.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import { makeTree } from "../tools/helpers.ts";
 
@@ -152,20 +152,55 @@ Deno.test("symbols: the parser worker is replaced after its parsed-bytes thresho
   }, { recycleBytes: 2000 });
 });
 
-Deno.test("symbols: the parser worker is replaced after one big file", async () => {
-  await withService({
-    "small.go": "package s\n\nfunc A() {}\n",
-    "big.go": `package b\n\n${"func B() {}\n".repeat(400)}`,
-  }, async (service, ws) => {
-    await service.symbols(ws, ["small.go"], { signal, maxBytes: 1e6 });
-    await service.symbols(ws, ["big.go"], { signal, maxBytes: 1e6 });
-    assert.equal(service.parsers.started, 1);
-    // The worker that parsed the big file is gone: the next parse starts a fresh one.
-    await Deno.writeTextFile(`${ws.root}/small.go`, "package s\n\nfunc C() {}\n");
-    const got = await service.symbols(ws, ["small.go"], { signal, maxBytes: 1e6 });
-    assert.ok(got.get("small.go")?.ok);
-    assert.equal(service.parsers.started, 2);
-  }, { bigFileBytes: 4000 });
+/** A C table whose syntax tree grows tree-sitter's heap past its initial 32 MiB. */
+const BIG_TABLE = `static const int table[] = {\n${
+  "\t0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8,\n".repeat(40_000)
+}};\n`;
+const MiB = 1024 * 1024;
+
+function namesOf(outcome: FileOutcome | undefined): string[] | null {
+  return outcome?.ok ? outcome.symbols.map((s) => s.name) : null;
+}
+
+Deno.test("symbols: a parser worker whose heap grew past its recycle size is replaced", async () => {
+  await withService(
+    { "small.go": "package s\n\nfunc A() {}\n", "big.c": BIG_TABLE },
+    async (service, ws) => {
+      await service.symbols(ws, ["small.go"], { signal, maxBytes: 4 * MiB });
+      assert.ok(service.parsers.heapBytes <= 32 * MiB, `${service.parsers.heapBytes} bytes`);
+      const big = await service.symbols(ws, ["big.c"], { signal, maxBytes: 4 * MiB });
+      assert.deepEqual(namesOf(big.get("big.c")), [
+        "table",
+      ]);
+      assert.equal(service.parsers.started, 1);
+      // The grown worker is gone, and its heap with it; the next parse starts a fresh one.
+      assert.equal(service.parsers.heapBytes, 0);
+      await Deno.writeTextFile(`${ws.root}/small.go`, "package s\n\nfunc C() {}\n");
+      const got = await service.symbols(ws, ["small.go"], { signal, maxBytes: 4 * MiB });
+      assert.ok(got.get("small.go")?.ok);
+      assert.equal(service.parsers.started, 2);
+      assert.ok(service.parsers.heapBytes <= 33 * MiB, `${service.parsers.heapBytes} bytes`);
+    },
+    { heapRecycleBytes: 33 * MiB },
+  );
+});
+
+Deno.test("symbols: a tree that needs more than the heap cap fails its file, not the session", async () => {
+  await withService(
+    { "small.go": "package s\n\nfunc A() {}\n", "big.c": BIG_TABLE },
+    async (service, ws) => {
+      const big = await service.symbols(ws, ["big.c", "small.go"], { signal, maxBytes: 4 * MiB });
+      assert.deepEqual(big.get("big.c"), { ok: false, reason: "heap", size: BIG_TABLE.length });
+      // The worker that ran out of heap is replaced: the next file parses.
+      await Deno.writeTextFile(`${ws.root}/small.go`, "package s\n\nfunc C() {}\n");
+      const got = await service.symbols(ws, ["small.go"], { signal, maxBytes: 4 * MiB });
+      assert.deepEqual(namesOf(got.get("small.go")), [
+        "C",
+      ]);
+      assert.ok(service.parsers.heapBytes <= 33 * MiB, `${service.parsers.heapBytes} bytes`);
+    },
+    { heapCapBytes: 33 * MiB },
+  );
 });
 
 Deno.test("symbols: cutting C/C++ function bodies changes no definition", async () => {
@@ -221,5 +256,37 @@ Deno.test("symbols: a cancelled parse rejects, and the next call still works", a
     const outcome = got.get("p1.py");
     assert.ok(outcome?.ok);
     assert.equal(outcome.symbols.length, 200);
+  });
+});
+
+Deno.test("symbols: a C file that mentions the name only inside function bodies is not parsed for its definitions", async () => {
+  await withService({
+    "uses.c": "static int a(void)\n{\n\treturn kmalloc(1);\n}\n",
+    "defines.c": "void *kmalloc(int n)\n{\n\treturn 0;\n}\nint b(void) { return kmalloc(2); }\n",
+    "declares.h": "#define ALLOC(n) kmalloc(n)\n",
+  }, async (service, ws) => {
+    const definitionOf = { source: "\\bkmalloc\\b", flags: "" };
+    const got = await service.symbols(ws, ["uses.c", "defines.c", "declares.h"], {
+      signal,
+      maxBytes: 1e6,
+      definitionsOnly: true,
+      definitionOf,
+    });
+    const names = (path: string) => {
+      const o = got.get(path);
+      assert.ok(o?.ok, path);
+      return o.symbols.map((s) => `${s.kind} ${s.name}`);
+    };
+    assert.deepEqual(names("uses.c"), []);
+    assert.deepEqual(names("defines.c"), ["function kmalloc", "function b"]);
+    assert.deepEqual(names("declares.h"), ["macro ALLOC"]);
+    // The pruned file's empty answer is not its outline: nothing of it was cached.
+    assert.equal(service.cache.size, 2);
+    const outline = await service.symbols(ws, ["uses.c"], { signal, maxBytes: 1e6 });
+    assert.deepEqual(outline.get("uses.c")?.ok && outline.get("uses.c"), {
+      ok: true,
+      partial: false,
+      symbols: [{ kind: "function", name: "a", start_line: 1, end_line: 4, line: 1, column: 12 }],
+    });
   });
 });

@@ -1,0 +1,142 @@
+/**
+ * Whether a C/C++ file may define a name, from its text alone (find_symbol parses only files
+ * that may): C and C++ definitions are never inside function bodies, and a name is defined only
+ * where the grammar puts a declarator, a tag with a body or a macro name. A whole-word hit of
+ * the name outside every function body may be a definition unless what surrounds it says it is
+ * a use:
+ *
+ * - followed by `*` (`task_struct *p`, `size_t *n`): a type in a declaration;
+ * - after `struct`/`union`/`enum`/`class` and followed by a name, `*`, `;`, `)` or `,`
+ *   (`struct task_struct *p`, `struct task_struct;`): a tag used or declared without a body
+ *   (`class A final {` excepted);
+ * - followed by a lower-case name (`spinlock_t lock;`, prose in a comment): a type before its
+ *   declarator. A name after a definition's own name is an attribute-like macro, and those are
+ *   `__`-prefixed or upper-case (`int x __read_mostly;`, `int y ATTRIBUTE_UNUSED;`), so these
+ *   still count;
+ * - after or before `.` or `->` (`a->name`, `name.x`): a member access or a designator.
+ *
+ * Anything else (`{`, `(`, `;`, `=`, `[`, `:`, `<`, a name after a plain identifier, a
+ * `#define` before it) may be a definition, and the file is parsed. The test errs only towards
+ * parsing: a file it rules out cannot hold a definition of the name.
+ */
+
+const TAG_KEYWORDS: ReadonlySet<string> = new Set(["struct", "union", "enum", "class"]);
+
+/**
+ * True when some hit of `pattern` (per line, no anchors) outside `bodies` ([start, end) spans,
+ * sorted) may be a definition of the identifier it falls in.
+ */
+export function mayDefine(
+  text: string,
+  bodies: ReadonlyArray<readonly [number, number]>,
+  pattern: RegExp,
+): boolean {
+  const flags = pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`;
+  const global = new RegExp(pattern.source, flags);
+  let b = 0;
+  for (let m = global.exec(text); m !== null; m = global.exec(text)) {
+    const at = m.index;
+    if (m[0] === "") global.lastIndex++;
+    while (b < bodies.length && bodies[b][1] <= at) b++;
+    if (b < bodies.length && at >= bodies[b][0]) {
+      global.lastIndex = Math.max(global.lastIndex, bodies[b][1]);
+      continue;
+    }
+    let start = at;
+    while (start > 0 && isWordChar(text.charCodeAt(start - 1))) start--;
+    let end = at + m[0].length;
+    while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
+    if (end === start) continue;
+    if (!isUse(text, start, end)) return true;
+  }
+  return false;
+}
+
+/** True when the identifier at [start, end) is surely not being defined there. */
+function isUse(text: string, start: number, end: number): boolean {
+  const word = previousWord(text, start);
+  if (word === "define") return false; // `#define name ...`
+  const next = nextSignificant(text, end);
+  const after = next < 0 ? 0 : text.charCodeAt(next);
+  // `a.name`, `a->name`: a member access (a field is defined in its type's body, without these).
+  if (before(text, start) === 46 || arrowBefore(text, start)) return true;
+  if (after === 42) return true; // `name *p`: a type
+  if (after === 46 || (after === 45 && text.charCodeAt(next + 1) === 62)) return true; // `name.x`
+  const following = isWordStart(after) ? wordAt(text, next) : null;
+  if (word !== null && TAG_KEYWORDS.has(word)) {
+    // `struct name {` defines it; `struct name *p`, `struct name;`, `struct name)` do not.
+    if (following !== null) return following !== "final";
+    return after === 59 || after === 41 || after === 44;
+  }
+  if (following !== null) return !mayFollowDefinedName(following);
+  return false;
+}
+
+/** Words that can stand right after a defined name: attribute-like macros, C++ `final`. */
+function mayFollowDefinedName(word: string): boolean {
+  return word.startsWith("__") || word === "final" || word === "asm" ||
+    (/^[A-Z][A-Z0-9_]*$/.test(word) && word.length > 1);
+}
+
+/** The word starting at `at`. */
+function wordAt(text: string, at: number): string {
+  let end = at;
+  while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
+  return text.slice(at, end);
+}
+
+/** The character before `at`, white space skipped (0 at the start). */
+function before(text: string, at: number): number {
+  for (let i = at - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (!isBlank(c)) return c;
+  }
+  return 0;
+}
+
+function arrowBefore(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && isBlank(text.charCodeAt(i))) i--;
+  return i >= 1 && text.charCodeAt(i) === 62 && text.charCodeAt(i - 1) === 45;
+}
+
+/** The word right before `at` (white space between), or null. */
+function previousWord(text: string, at: number): string | null {
+  let i = at - 1;
+  while (i >= 0 && isBlank(text.charCodeAt(i))) i--;
+  const end = i + 1;
+  while (i >= 0 && isWordChar(text.charCodeAt(i))) i--;
+  return end > i + 1 ? text.slice(i + 1, end) : null;
+}
+
+/** The index of the first character at or after `at` that is not blank or in a comment, or -1. */
+function nextSignificant(text: string, at: number): number {
+  let i = at;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (isBlank(c)) i++;
+    else if (c === 47 && text.charCodeAt(i + 1) === 42) {
+      const close = text.indexOf("*/", i + 2);
+      if (close < 0) return -1;
+      i = close + 2;
+    } else if (c === 47 && text.charCodeAt(i + 1) === 47) {
+      const nl = text.indexOf("\n", i);
+      if (nl < 0) return -1;
+      i = nl + 1;
+    } else if (c === 92 && text.charCodeAt(i + 1) === 10) i += 2; // a macro's line continuation
+    else return i;
+  }
+  return -1;
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
+}
+
+function isWordStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c > 127;
+}
+
+function isWordChar(c: number): boolean {
+  return isWordStart(c) || (c >= 48 && c <= 57) || c === 36;
+}
