@@ -23,7 +23,7 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
 }
 
 /** fsync of a folder, so the rename itself survives a power cut (best effort where refused). */
-async function syncFolder(dir: string): Promise<void> {
+export async function syncFolder(dir: string): Promise<void> {
   let handle: Deno.FsFile | null = null;
   try {
     handle = await Deno.open(dir, { read: true });

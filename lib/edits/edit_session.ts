@@ -10,6 +10,8 @@ export interface WrittenFile {
   rel: string;
   abs: string;
   created: boolean;
+  /** The file is gone (deleted, or moved away from this path). */
+  removed?: boolean;
 }
 
 export class EditSession {

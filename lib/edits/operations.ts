@@ -66,7 +66,7 @@ export interface WriteOutcome {
   diff?: string;
 }
 
-interface Loaded {
+export interface Loaded {
   bytes: Uint8Array;
   plain: string;
   form: TextForm;
@@ -88,7 +88,7 @@ function tooLarge(verb: string, rel: string, size: number, limits: EditLimits, w
 }
 
 /** Reads the existing target through the workspace's guards and checks it is editable text. */
-async function load(
+export async function load(
   ws: Workspace,
   target: WriteTarget,
   verb: string,
@@ -143,7 +143,7 @@ async function load(
  * Read before write: the current version of the file must have been shown in this session, and
  * unchanged since (its SHA-256 is what was shown). Returns that hash.
  */
-async function checkCurrent(
+export async function checkCurrent(
   edits: EditSession,
   target: WriteTarget,
   loaded: Loaded,

@@ -36,6 +36,8 @@ export function createResourceProvider(
   }
 
   let listings: Listings | null = null;
+  // A write makes pages walked ahead stale: they are dropped (a cursor resumes from its path).
+  options.edits?.onWritten(() => listings?.close());
 
   function lister(): Listings | null {
     if (workspace === null) return null;

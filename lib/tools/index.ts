@@ -16,6 +16,8 @@ import { outlineTool } from "./outline.ts";
 import { readFileTool } from "./read_file.ts";
 import { renameSymbolTool, renameSymbolWriteTool } from "./rename_symbol.ts";
 import { writeFileTool } from "./write_file.ts";
+import { deleteFileTool } from "./delete_file.ts";
+import { moveFileTool } from "./move_file.ts";
 import { gitBlameTool } from "./git_blame.ts";
 import { gitDiffTool } from "./git_diff.ts";
 import { gitLogTool } from "./git_log.ts";
@@ -52,6 +54,8 @@ export const TOOL_TABLE: readonly ToolEntry[] = [
   { tool: renameSymbolWriteTool, when: (s) => s.write },
   { tool: editFileTool, when: (s) => s.write },
   { tool: writeFileTool, when: (s) => s.write },
+  { tool: deleteFileTool, when: (s) => s.write },
+  { tool: moveFileTool, when: (s) => s.write },
   { tool: gitBlameTool, when: (s) => s.git },
   { tool: gitDiffTool, when: (s) => s.git },
   { tool: gitLogTool, when: (s) => s.git },

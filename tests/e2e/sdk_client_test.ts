@@ -78,6 +78,8 @@ const EVERY_TOOL_CALL: Array<[string, Record<string, unknown>]> = [
   ["git_blame", { path: "hello.ts" }],
   ["edit_file", { path: "hello.ts", old_string: "there", new_string: "friend" }],
   ["write_file", { path: "src/new.ts", content: "export const made = true;\n" }],
+  ["move_file", { source: "src/new.ts", destination: "src/moved.ts" }],
+  ["delete_file", { path: "src/moved.ts" }],
   ["outline", { path: "src/util.py" }],
   ["find_symbol", { name: "helper" }],
   ["find_references", { name: "hello", "-C": 1 }],

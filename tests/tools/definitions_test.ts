@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { TOOL_TABLE, toolsFor } from "../../lib/tools/index.ts";
 
 const TOOLS = TOOL_TABLE.map((entry) => entry.tool);
-/** The tools that write (docs/tools.md "edit_file", "write_file"), listed only with --write. */
-const EDIT_TOOLS = ["edit_file", "write_file"];
+/** The tools that write (docs/tools.md "edit_file" to "move_file"), listed only with --write. */
+const EDIT_TOOLS = ["edit_file", "write_file", "delete_file", "move_file"];
 import type { JsonSchema } from "../../lib/tools/tool.ts";
 
 const KEYWORDS = new Set([
