@@ -43,6 +43,13 @@ Deno.test("tools: the four code tools are exported; the edit tools only with --w
   }
 });
 
+/** A tool that writes: offered only with --write (rename_symbol's writing form included). */
+function writes(tool: (typeof TOOLS)[number]): boolean {
+  const entry = TOOL_TABLE.find((e) => e.tool === tool)!;
+  const offered = (write: boolean) => entry.when?.({ write, git: true }) ?? true;
+  return offered(true) && !offered(false);
+}
+
 Deno.test("tools: definitions list keys in wire order; read-only annotations but for edits", () => {
   for (const tool of TOOLS) {
     assert.deepEqual(Object.keys(tool).slice(0, 6), [
@@ -55,7 +62,7 @@ Deno.test("tools: definitions list keys in wire order; read-only annotations but
     ]);
     assert.deepEqual(
       tool.annotations,
-      EDIT_TOOLS.includes(tool.name)
+      writes(tool)
         ? {
           title: tool.title,
           readOnlyHint: false,
