@@ -12,6 +12,7 @@ import {
   type ToolResult,
 } from "../tools/tool.ts";
 import { NO_WORKSPACE } from "../workspace/root.ts";
+import { mebibytes, MESSAGE_CAP_BYTES, utf8Length } from "../message_size.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { didYouMean } from "../workspace/suggest.ts";
 import { type ArgumentCheck, argumentChecker } from "./arguments.ts";
@@ -36,7 +37,7 @@ export function toolMethods(deps: ToolDeps): Map<string, MethodSpec> {
     if (registry.has(tool.name)) throw new TypeError(`Tool "${tool.name}" is registered twice`);
     registry.set(tool.name, { tool, check: argumentChecker(tool.name, tool.inputSchema) });
   }
-  const listAnswer = JSON.stringify({ tools: sorted.map(definition) });
+  const listAnswer = JSON.stringify({ tools: sorted.map((tool) => definition(tool, deps.config)) });
 
   const list: MethodSpec = {
     beforeInit: false,
@@ -63,7 +64,9 @@ export function toolMethods(deps: ToolDeps): Map<string, MethodSpec> {
       ) {
         throw RpcError.invalidParams("Invalid parameter: arguments must be an object");
       }
-      return callTool(entry, (args ?? {}) as Record<string, unknown>, ctx, deps).then(encodeResult);
+      return callTool(entry, (args ?? {}) as Record<string, unknown>, ctx, deps).then((result) =>
+        encodeResult(name, result)
+      );
     },
   };
 
@@ -75,8 +78,24 @@ export function warmToolChecks(deps: ToolDeps): void {
   for (const tool of deps.tools) argumentChecker(tool.name, tool.inputSchema)().catch(() => {});
 }
 
-function definition(tool: Tool): Record<string, unknown> {
-  return {
+/**
+ * Claude Code saves a tool result of more than 50,000 characters to a file and shows the model a
+ * file reference instead, unless the tool declares a larger `anthropic/maxResultSizeChars`.
+ */
+export const HOST_RESULT_CHARS = 50_000;
+
+/**
+ * The largest result a tool gives when the caller sets no limit, in the characters hosts count
+ * (JSON.stringify(structuredContent)): its budget, or the message cap when the budget is off.
+ */
+export function defaultPageChars(tool: Tool, config: Config): number {
+  const budget = tool.budget === "read" ? config.maxReadChars : config.maxOutputChars;
+  return budget === 0 ? MESSAGE_CAP_BYTES : budget;
+}
+
+/** The tools/list entry, keys in the spec's order; `_meta` only when a page can pass 50,000. */
+export function definition(tool: Tool, config: Config): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
     name: tool.name,
     title: tool.title,
     description: tool.description,
@@ -84,6 +103,9 @@ function definition(tool: Tool): Record<string, unknown> {
     outputSchema: tool.outputSchema,
     annotations: tool.annotations,
   };
+  const chars = defaultPageChars(tool, config);
+  if (chars > HOST_RESULT_CHARS) entry._meta = { "anthropic/maxResultSizeChars": chars };
+  return entry;
 }
 
 async function callTool(
@@ -140,9 +162,26 @@ export async function invokeTool(
   }
 }
 
-function encodeResult(result: ToolResult): string {
+/** Room for the JSON-RPC envelope around a result (an id is echoed as sent). */
+const ENVELOPE_BYTES = 1024;
+
+/**
+ * The result as the wire carries it. Pages stop at the message cap (lib/search/paging.ts); a
+ * result that is over it all the same (one enormous entry: a single matching line of a minified
+ * file) is refused rather than sent: Claude Code closes its connection on such a message.
+ */
+export function encodeResult(name: string, result: ToolResult): string {
   const wire: ToolResult = { content: result.content };
   if (result.structuredContent !== undefined) wire.structuredContent = result.structuredContent;
   if (result.isError === true) wire.isError = true;
-  return JSON.stringify(wire);
+  const json = JSON.stringify(wire);
+  // UTF-8 is at most 3 bytes per UTF-16 unit: most answers need no count.
+  if (json.length * 3 + ENVELOPE_BYTES <= MESSAGE_CAP_BYTES) return json;
+  const bytes = utf8Length(json);
+  if (bytes + ENVELOPE_BYTES <= MESSAGE_CAP_BYTES) return json;
+  return JSON.stringify(toolError(
+    `The answer of ${name} would be ${mebibytes(bytes)} MiB, over the ${
+      mebibytes(MESSAGE_CAP_BYTES)
+    } MiB limit of one message; ask for less (a smaller head_limit or limit, or a narrower path)`,
+  ));
 }

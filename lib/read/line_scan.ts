@@ -6,12 +6,15 @@
  * Memory stays bounded: only the window's lines are kept, each at most KEEP_BYTES.
  */
 import { cutLine, MAX_LINE_CHARS } from "./long_lines.ts";
+import { utf8Length } from "../message_size.ts";
 
 const CHUNK = 256 * 1024;
 /** Bytes of one line kept for display: enough for MAX_LINE_CHARS characters of any UTF-8. */
 const KEEP_BYTES = MAX_LINE_CHARS * 4 + 4;
 /** Room kept for the structuredContent wrapper and the hint line. */
 export const RESERVE_CHARS = 400;
+/** Room kept in a capped message for the envelope, the other fields and the hint line. */
+const RESERVE_BYTES = 16 * 1024;
 
 export interface LineWindow {
   /** 1-based first line to show (Infinity: only count). */
@@ -20,6 +23,11 @@ export interface LineWindow {
   count: number;
   /** Character budget of the page, measured on the larger of text and JSON (Infinity: off). */
   budget: number;
+  /**
+   * Bytes the page may take in the message (lib/message_size.ts): each line is there twice (the
+   * text block and structuredContent.text), JSON-escaped, in UTF-8. Infinity when absent.
+   */
+  capBytes?: number;
 }
 
 export interface LineScan {
@@ -31,6 +39,8 @@ export interface LineScan {
   end: number;
   /** Byte offset of the first NUL byte, or -1: the file is text. When set, the pass stopped. */
   firstNul: number;
+  /** The window was closed by `capBytes` (not by its count or budget). */
+  capped: boolean;
 }
 
 /** UTF-16 length of UTF-8 bytes (continuation bytes add nothing, 4-byte leads add two). */
@@ -85,6 +95,9 @@ export async function scanLines(
   let extraUnits = 0;
   let textSize = 0;
   let jsonSize = 0;
+  let wireSize = 0;
+  let capped = false;
+  const capBytes = window.capBytes ?? Infinity;
   let full = false; // the window is closed: only counting now
   const shown: string[] = [];
   let end = window.start - 1;
@@ -96,12 +109,18 @@ export async function scanLines(
       const joined = kept.length === 1 ? kept[0] : concat(kept, keptBytes);
       const text = `${String(line).padStart(6)}\t${displayLine(joined, extraUnits, line === 1)}`;
       const t = textSize + text.length + 1;
-      const j = jsonSize + JSON.stringify(text).length;
+      const quoted = JSON.stringify(text);
+      const j = jsonSize + quoted.length;
+      const w = wireSize + 2 * utf8Length(quoted);
       if (shown.length > 0 && Math.max(t, j) + RESERVE_CHARS > window.budget) full = true;
-      else {
+      else if (shown.length > 0 && w + RESERVE_BYTES > capBytes) {
+        full = true;
+        capped = true;
+      } else {
         shown.push(text);
         textSize = t;
         jsonSize = j;
+        wireSize = w;
         end = line;
         if (shown.length >= window.count) full = true;
       }
@@ -131,7 +150,9 @@ export async function scanLines(
     if (n === null) break;
     const chunk = buffer.subarray(0, n);
     const nul = chunk.indexOf(0);
-    if (nul >= 0) return { total, shown: [], end: window.start - 1, firstNul: read + nul };
+    if (nul >= 0) {
+      return { total, shown: [], end: window.start - 1, firstNul: read + nul, capped: false };
+    }
     let from = 0;
     for (;;) {
       const nl = chunk.indexOf(10, from);
@@ -146,5 +167,5 @@ export async function scanLines(
     read += n;
   }
   if (started) finishLine();
-  return { total, shown, end, firstNul: -1 };
+  return { total, shown, end, firstNul: -1, capped };
 }

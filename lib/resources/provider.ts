@@ -3,6 +3,7 @@ import { limitText } from "../byte_sizes.ts";
 import type { Config } from "../config.ts";
 import type { Resource, ResourceContents, ResourceProvider, ResourceTemplate } from "./resource.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
+import { jsonEscapedLength, mebibytes, MESSAGE_CAP_BYTES } from "../message_size.ts";
 import { looksLikeUri, pathToFileUri } from "../workspace/uri.ts";
 import { readFullySync, type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { signCursor, verifyCursor, warmCursorKey } from "./cursor.ts";
@@ -95,9 +96,11 @@ export function createResourceProvider(
         throw RpcError.invalidParams(
           `Resource too large: ${size} bytes exceeds the ${
             limitText(config.maxReadBytes)
-          } limit; use read_file with offset and limit`,
+          } limit of --max-read-bytes; use read_file with offset and limit`,
         );
       }
+      // A blob is base64 (4 bytes per 3) and text is JSON-escaped: at least the file's size.
+      if (size + RESOURCE_ENVELOPE_BYTES > MESSAGE_CAP_BYTES) throw overMessageCap(size, size);
       await loadMimeLibrary();
       signal.throwIfAborted();
       // Read, decode and encode in one synchronous step into a reused buffer: a fresh buffer per
@@ -107,6 +110,14 @@ export function createResourceProvider(
       // With --write: what the client was given counts as read (read before write).
       if (text !== null && options.edits) await recordBytesRead(options.edits, opened, bytes);
       const mimeType = mimeTypeOrFallback(baseName(opened.rel), text !== null);
+      const encoded = text !== null
+        ? (size * 6 + RESOURCE_ENVELOPE_BYTES <= MESSAGE_CAP_BYTES
+          ? size
+          : jsonEscapedLength(bytes))
+        : Math.ceil(size / 3) * 4;
+      if (encoded + RESOURCE_ENVELOPE_BYTES > MESSAGE_CAP_BYTES) {
+        throw overMessageCap(size, encoded);
+      }
       contents = text !== null
         ? { uri, mimeType, text }
         : { uri, mimeType, blob: bytes.toBase64() };
@@ -130,6 +141,19 @@ export function createResourceProvider(
   }
 
   return { list, templates, read, warm, close };
+}
+
+/** Room for the envelope of a resources/read answer (the URI is echoed twice at most). */
+const RESOURCE_ENVELOPE_BYTES = 64 * 1024;
+
+/** The refusal of a file whose answer would pass the message cap (lib/message_size.ts). */
+function overMessageCap(size: number, encoded: number): RpcError {
+  const grown = encoded > size ? ` (${encoded} once encoded)` : "";
+  return RpcError.invalidParams(
+    `Resource too large: ${size} bytes${grown} would pass the ${
+      mebibytes(MESSAGE_CAP_BYTES)
+    } MiB limit of one message; use read_file with offset and limit`,
+  );
 }
 
 /** Largest read buffer kept for reuse between reads; bigger files get their own buffer. */

@@ -7,7 +7,7 @@ import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./to
 import { readOnlyAnnotations } from "./annotations.ts";
 import { resolvePath } from "./path_arguments.ts";
 import { askSemantic } from "./semantic_support.ts";
-import { capNote, hintLine, takePage } from "./paging.ts";
+import { capNote, entrySize, hintLine, takePage } from "./paging.ts";
 import type { Diagnostic } from "../semantic/protocol.ts";
 
 const inputSchema = {
@@ -71,7 +71,7 @@ async function run(input: DiagnosticsInput, ctx: ToolContext): Promise<ToolResul
     limit: input.head_limit ?? null,
     defaultLimit: Infinity,
     budgetChars: ctx.config.maxOutputChars,
-  }, (d) => ({ text: lineOf(d).length + 1, json: JSON.stringify(d).length + 1 }));
+  }, (d) => entrySize(lineOf(d), d));
   const lines = page.items.map(lineOf);
   if (page.nextOffset !== undefined) {
     lines.push(

@@ -5,7 +5,7 @@
  * (`resolution: "types"`).
  */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { capNote, hintLine, takePage } from "./paging.ts";
+import { capNote, type EntrySize, entrySize, hintLine, lineSize, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { askSemantic, isScriptPath, readPosition } from "./semantic_support.ts";
 import { lineStarts, lineText, wordAt } from "../semantic/positions.ts";
@@ -153,18 +153,18 @@ function render(
 }
 
 function sizeOf(context: number) {
-  return (h: Held): { text: number; json: number } => {
-    let text = matchLine(h.entry).length + 1;
-    // The structured lines are the text lines, each reference with its column, JSON-quoted.
-    let json = JSON.stringify(columnLine(h.entry)).length + 1;
+  return (h: Held): EntrySize => {
+    // The structured lines are the text lines, each reference with its column.
+    const size = entrySize(matchLine(h.entry), columnLine(h.entry));
     for (let n = h.entry.line - context; n <= h.entry.line + context; n++) {
       if (n !== h.entry.line && h.lines[n] !== undefined) {
-        const line = `${h.entry.path}-${n}-${h.lines[n]}`;
-        text += line.length + 1;
-        json += JSON.stringify(line).length + 1;
+        const line = lineSize(`${h.entry.path}-${n}-${h.lines[n]}`);
+        size.text += line.text;
+        size.json += line.json;
+        size.wire += line.wire;
       }
     }
-    return { text, json };
+    return size;
   };
 }
 

@@ -1,6 +1,6 @@
 /** find_symbol: where names are defined, from syntax trees (docs/tools.md "find_symbol"). */
 import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
-import { capNote, hintLine, takePage } from "./paging.ts";
+import { capNote, type EntrySize, entrySize, hintLine, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { checkName, otherMentions, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { ToolError } from "./tool.ts";
@@ -123,8 +123,8 @@ function structuredLine(f: Found): string {
   }`;
 }
 
-function entrySize(f: Found): { text: number; json: number } {
-  return { text: textLine(f).length + 1, json: JSON.stringify(structuredLine(f)).length + 1 };
+function sizeOf(f: Found): EntrySize {
+  return entrySize(textLine(f), structuredLine(f));
 }
 
 /** Files named in a note before "(+N more)". */
@@ -206,7 +206,7 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     limit: input.head_limit ?? null,
     defaultLimit: Infinity,
     budgetChars: ctx.config.maxOutputChars,
-  }, entrySize);
+  }, sizeOf);
   const lines = page.items.map(textLine);
   if (page.nextOffset !== undefined) {
     const remaining = `${found.length - page.nextOffset} more definitions`;

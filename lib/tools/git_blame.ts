@@ -1,6 +1,6 @@
 /** git_blame: who last changed each line, by line range (docs/tools.md "git_blame"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { capNote, hintLine, takePage } from "./paging.ts";
+import { capNote, entrySize, hintLine, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { withGit } from "./git_support.ts";
 import { type BlameGroup, type BlameLine, parseBlame } from "../git/blame.ts";
@@ -202,7 +202,9 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
     budgetChars: explicit ? 0 : ctx.config.maxOutputChars,
   }, (line) => {
     const text = blameLine(line, byLine.get(line.line)!);
-    return { text: text.length + 1, json: JSON.stringify(line.text).length + 60 };
+    // The line's text, and about 60 characters of its group's fields.
+    const size = entrySize(text, line.text);
+    return { text: size.text, json: size.json + 60, wire: size.wire + 60 };
   });
   const shown = page.items;
   const more = page.nextOffset !== undefined || (blamed.capped && shown.length > 0);

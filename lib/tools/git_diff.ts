@@ -1,6 +1,6 @@
 /** git_diff: unified diff or per-file line counts (docs/tools.md "git_diff"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { capNote, hintLine, lineSize, takePage } from "./paging.ts";
+import { capNote, type EntrySize, hintLine, lineSize, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { CAPPED_LINE, linesPage, optionalGitPath, wholeFields, withGit } from "./git_support.ts";
 import { outputLines, withholdSecrets } from "../git/diff_text.ts";
@@ -112,7 +112,7 @@ async function command(
   return ["show", "--format=", "--diff-merges=first-parent", oid];
 }
 
-function fileSize(entry: NumstatEntry): { text: number; json: number } {
+function fileSize(entry: NumstatEntry): EntrySize {
   return lineSize(numstatLine(entry));
 }
 

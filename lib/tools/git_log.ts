@@ -1,6 +1,6 @@
 /** git_log: commits, newest first, paged (docs/tools.md "git_log"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { capNote, hintLine, lineSize, takePage } from "./paging.ts";
+import { capNote, type EntrySize, hintLine, lineSize, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { optionalGitPath, withGit } from "./git_support.ts";
 import { pathArgs } from "../git/pathspec.ts";
@@ -79,7 +79,7 @@ function text(input: GitLogInput, key: "author" | "grep" | "since" | "until"): s
   return value;
 }
 
-function entrySize(entry: LogEntry): { text: number; json: number } {
+function entrySize(entry: LogEntry): EntrySize {
   return lineSize(logLine(entry));
 }
 

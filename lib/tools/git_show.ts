@@ -9,12 +9,15 @@ import { isSecretPath, SECRET_WITHHELD } from "../git/names.ts";
 import { resolveRevision } from "../git/revision.ts";
 import type { GitRunner } from "../git/runner.ts";
 import { parseFollowRenames, renamedAway } from "../git/renames.ts";
-import { HARD_CAP_CHARS } from "./paging.ts";
+import { HARD_CAP_CHARS, MESSAGE_CAP_BYTES } from "./paging.ts";
+import { utf8Length } from "../message_size.ts";
 import { IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
 
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Room a raw page leaves in its budget for the other fields and the hint line. */
 const RAW_RESERVE = 400;
+/** Room a raw page leaves in the message cap for the envelope and the other fields. */
+const RAW_CAP_RESERVE = 16 * 1024;
 /** Commit fields before the diff, NUL-separated: id, parents, author, email, date, message. */
 const SHOW_FORMAT = "--format=%H%x00%P%x00%an%x00%ae%x00%aI%x00%B%x00";
 
@@ -274,6 +277,14 @@ function rawPage(
       end = offset + Math.floor((end - offset) * 0.9);
     }
   }
+  // The page is in the message twice (text block and structuredContent.text), JSON-escaped, in
+  // UTF-8: shrunk until both copies fit the message cap.
+  while (
+    end > offset + 1 &&
+    2 * utf8Length(JSON.stringify(text.slice(offset, end))) + RAW_CAP_RESERVE > MESSAGE_CAP_BYTES
+  ) {
+    end = offset + Math.floor((end - offset) * 0.9);
+  }
   const code = text.charCodeAt(end - 1);
   if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--;
   const page = text.slice(offset, end);
@@ -329,5 +340,6 @@ export const gitShowTool: Tool<GitShowInput> = {
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git show"),
+  budget: "read",
   run,
 };

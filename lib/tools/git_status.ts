@@ -1,6 +1,6 @@
 /** git_status: branch, upstream, ahead/behind and changed files (docs/tools.md "git_status"). */
 import type { InputOf, Tool, ToolContext, ToolResult } from "./tool.ts";
-import { capNote, hintLine, lineSize, takePage } from "./paging.ts";
+import { capNote, type EntrySize, hintLine, lineSize, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { CAPPED_LINE, optionalGitPath, wholeFields, withGit } from "./git_support.ts";
 import { pathArgs } from "../git/pathspec.ts";
@@ -49,7 +49,7 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-function entrySize(entry: StatusEntry): { text: number; json: number } {
+function entrySize(entry: StatusEntry): EntrySize {
   return lineSize(statusLine(entry));
 }
 

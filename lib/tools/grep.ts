@@ -1,6 +1,6 @@
 /** grep: ripgrep-compatible search over the workspace (docs/tools.md "grep"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { capNote, HARD_CAP_CHARS, hintLine, lineSize, takePage } from "./paging.ts";
+import { capNote, hintLine, lineSize, MESSAGE_CAP_BYTES, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { searchFailure, searchScope } from "./search_support.ts";
 import { translatePattern } from "../search/pattern.ts";
@@ -125,7 +125,7 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
       content,
       // One line past the page, so that whether more follow is known.
       collectLines: limit === null || limit === 0 ? Infinity : offset + limit + 1,
-      collectChars: limit === null && budget > 0 ? budget + 1 : HARD_CAP_CHARS + 1,
+      collectChars: limit === null && budget > 0 ? budget + 1 : MESSAGE_CAP_BYTES + 1,
       offset,
     }, {
       signal: ctx.signal,

@@ -1,7 +1,7 @@
 /** outline: the symbols of one file, nested, from its syntax tree (docs/tools.md "outline"). */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { fileArgument } from "./path_arguments.ts";
-import { capNote, hintLine, lineSize, takePage } from "./paging.ts";
+import { capNote, type EntrySize, hintLine, lineSize, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { parseRefusal, supportedLanguage } from "./symbol_scope.ts";
 import { languageOf } from "../symbols/languages.ts";
@@ -64,7 +64,7 @@ function pageLines(items: readonly FlatSymbol[]): string[] {
   });
 }
 
-function entrySize(flat: FlatSymbol): { text: number; json: number } {
+function entrySize(flat: FlatSymbol): EntrySize {
   // Counted as if every nested symbol named its container: a page never outgrows the budget.
   const container = flat.depth > 0 ? flat.symbol.container : undefined;
   return lineSize(

@@ -5,7 +5,7 @@
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { fileArgument } from "./path_arguments.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
-import { HARD_CAP_CHARS } from "./paging.ts";
+import { CAP_NOTE, MESSAGE_CAP_BYTES } from "./paging.ts";
 import { WorkspaceError } from "../workspace/workspace.ts";
 import { recordFileRead } from "../edits/record_read.ts";
 import { type LineReader, type LineScan, scanLines } from "../read/line_scan.ts";
@@ -127,9 +127,7 @@ export async function numberedPage(
   const { rel, size } = file;
   const explicit = window.limit !== undefined;
   const count = window.limit ?? DEFAULT_LIMIT;
-  const budget = explicit || ctx.config.maxReadChars === 0
-    ? HARD_CAP_CHARS
-    : Math.min(ctx.config.maxReadChars, HARD_CAP_CHARS);
+  const budget = explicit || ctx.config.maxReadChars === 0 ? Infinity : ctx.config.maxReadChars;
   let offset = window.offset ?? 1;
   if (offset < 0) {
     const counted = await scanLines(source, { start: Infinity, count: 0, budget: 0 }, ctx.signal);
@@ -139,7 +137,11 @@ export async function numberedPage(
   }
   if (offset === 0) offset = 1;
   // One pass to the end whatever the window: it counts the lines and finds a NUL anywhere.
-  const pass = await scanLines(source, { start: offset, count, budget }, ctx.signal);
+  const pass = await scanLines(
+    source,
+    { start: offset, count, budget, capBytes: MESSAGE_CAP_BYTES },
+    ctx.signal,
+  );
   if (pass.firstNul >= 0) throw binaryError(rel, size, pass);
   if (offset > Math.max(pass.total, 1)) {
     throw new ToolError(
@@ -151,9 +153,7 @@ export async function numberedPage(
   const more = pass.end < pass.total;
   const lines = [...pass.shown];
   if (more) {
-    const note = budget === HARD_CAP_CHARS && explicit && pass.shown.length < count
-      ? " (stopped at the 8 MiB safety cap)"
-      : "";
+    const note = pass.capped ? CAP_NOTE : "";
     lines.push(
       `[... ${pass.total - pass.end} more lines${note}; call again with offset=${pass.end + 1}]`,
     );
@@ -190,5 +190,6 @@ export const readFileTool: Tool<ReadFileInput> = {
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Read a file"),
+  budget: "read",
   run,
 };

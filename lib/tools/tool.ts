@@ -106,6 +106,12 @@ export interface Tool<In extends Readonly<Record<string, any>> = Record<string, 
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
+  /**
+   * Which budget holds a page when the caller gives no limit: "read" for `--max-read-chars`
+   * (read_file, and git_show's file pages), else `--max-output-chars`. tools/list declares the
+   * size a host must accept from it (lib/features/tools.ts, `_meta`).
+   */
+  budget?: "read";
   run(input: In, ctx: ToolContext): Promise<ToolResult>;
 }
 

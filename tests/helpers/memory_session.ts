@@ -1,6 +1,6 @@
 /** An in-memory client for the Server: write lines in, read answer lines out. */
 
-import { defaultConfig } from "../../lib/config.ts";
+import { type Config, defaultConfig } from "../../lib/config.ts";
 import { RpcError } from "../../lib/jsonrpc/errors.ts";
 import type { ResourceProvider } from "../../lib/resources/resource.ts";
 import { buildMethods } from "../../lib/features/methods.ts";
@@ -26,6 +26,7 @@ export interface MethodOptions {
   tools?: Tool[];
   resources?: ResourceProvider;
   workspace?: Workspace | null;
+  config?: Partial<Config>;
 }
 
 export function testMethods(options: MethodOptions = {}): MethodTable {
@@ -34,7 +35,7 @@ export function testMethods(options: MethodOptions = {}): MethodTable {
     tools: {
       tools: options.tools ?? [],
       workspace: options.workspace === undefined ? ({} as Workspace) : options.workspace,
-      config: defaultConfig(),
+      config: { ...defaultConfig(), ...options.config },
       session: new Session(),
     },
     resources: options.resources ?? emptyProvider,

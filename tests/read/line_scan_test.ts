@@ -3,7 +3,7 @@ import { scanLines } from "../../lib/read/line_scan.ts";
 
 async function scanBytes(
   bytes: Uint8Array,
-  window: { start: number; count: number; budget: number },
+  window: { start: number; count: number; budget: number; capBytes?: number },
 ) {
   const path = await Deno.makeTempFile({ prefix: "shipcode_scan_" });
   try {
@@ -20,7 +20,22 @@ const ALL = { start: 1, count: 2000, budget: Infinity };
 
 Deno.test("line scan: counts every line and formats the window like cat -n", async () => {
   const r = await scanBytes(text("a\nb\r\nc"), { start: 2, count: 1, budget: Infinity });
-  assert.deepEqual(r, { total: 3, shown: ["     2\tb"], end: 2, firstNul: -1 });
+  assert.deepEqual(r, { total: 3, shown: ["     2\tb"], end: 2, firstNul: -1, capped: false });
+});
+
+Deno.test("line scan: the message cap counts each line twice in UTF-8 and says it cut", async () => {
+  // "é" is one UTF-16 unit and two UTF-8 bytes: 100 lines of 50 are ~10 KB of each form.
+  const lines = Array.from({ length: 100 }, () => "é".repeat(50)).join("\n") + "\n";
+  const cap = 16 * 1024 + 2 * 10 * 110;
+  const r = await scanBytes(text(lines), {
+    start: 1,
+    count: 2000,
+    budget: Infinity,
+    capBytes: cap,
+  });
+  assert.equal(r.shown.length, 10);
+  assert.equal(r.capped, true);
+  assert.equal(r.total, 100);
 });
 
 Deno.test("line scan: the budget stops the window at a line boundary", async () => {

@@ -314,8 +314,55 @@ Deno.test("resources/read: over the size cap is -32602 Resource too large", asyn
     assert.deepEqual(e.toJSON(), {
       code: -32602,
       message:
-        "Resource too large: 2000 bytes exceeds the 1 KiB limit; use read_file with offset and limit",
+        "Resource too large: 2000 bytes exceeds the 1 KiB limit of --max-read-bytes; use read_file with offset and limit",
     });
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/read: a binary file whose base64 would pass the 6 MiB message cap is refused", async () => {
+  // 4.6 MiB of bytes are 6.1 MiB of base64.
+  const bytes = new Uint8Array(4.6 * 1024 * 1024);
+  bytes[0] = 0;
+  bytes[1] = 0xff;
+  const t = await makeTree({ "blob.bin": bytes, "ok.bin": bytes.subarray(0, 4 * 1024 * 1024) });
+  try {
+    const e = await rpcError(provider(t.root).read(`file://${t.root}/blob.bin`, signal));
+    assert.equal(e.code, -32602);
+    assert.equal(
+      e.message,
+      `Resource too large: ${bytes.length} bytes (${
+        Math.ceil(bytes.length / 3) * 4
+      } once encoded) would pass the 6 MiB limit of one message; use read_file with offset and limit`,
+    );
+    // 4 MiB of bytes (5.3 MiB of base64) fit.
+    const { contents } = await provider(t.root).read(`file://${t.root}/ok.bin`, signal);
+    assert.equal((contents[0] as { blob: string }).blob.length, Math.ceil(4 * 1024 * 1024 / 3) * 4);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("resources/read: text that JSON escapes grow past the message cap is refused", async () => {
+  // 3.5 MiB of quotes and backslashes are 7 MiB inside a JSON string.
+  const text = '"\\'.repeat(1.75 * 1024 * 1024);
+  const t = await makeTree({ "quotes.txt": text, "plain.txt": "x".repeat(5.5 * 1024 * 1024) });
+  try {
+    const e = await rpcError(provider(t.root).read(`file://${t.root}/quotes.txt`, signal));
+    assert.equal(e.code, -32602);
+    assert.match(
+      e.message,
+      /^Resource too large: 3670016 bytes \(7340032 once encoded\) would pass/,
+    );
+    const { contents } = await provider(t.root).read(`file://${t.root}/plain.txt`, signal);
+    assert.equal((contents[0] as { text: string }).text.length, 5.5 * 1024 * 1024);
+    const e2 = await rpcError(
+      provider(t.root).read(`file://${t.root}/plain.txt`, signal).then(() =>
+        provider(t.root, { maxReadBytes: 1024 }).read(`file://${t.root}/plain.txt`, signal)
+      ),
+    );
+    assert.match(e2.message, /--max-read-bytes/);
   } finally {
     await t.dispose();
   }
