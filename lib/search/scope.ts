@@ -1,5 +1,67 @@
-/** Which walked files a grep or glob covers: its ripgrep -g globs and file types (docs/tools.md). */
-import { globFilter } from "./glob_match.ts";
+/**
+ * Where a search looks: grep's and the symbol tools' `path`, `glob` and `type`, resolved once
+ * (resolveScope), and which walked files that scope covers (scopeFilter, used by the walk and
+ * the index alike).
+ */
+import { compileGlob, globFilter } from "./glob_match.ts";
+import { FILE_TYPES } from "./file_types.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+
+/** The scope arguments of grep and the symbol tools, as the caller sent them. */
+export interface ScopeArguments {
+  readonly path?: string;
+  readonly glob?: string;
+  readonly type?: string;
+}
+
+/** A resolved scope: what every later step of a search reads. */
+export interface SearchScope {
+  /** Root-relative folder to search, or the one file. */
+  base: string;
+  /** `base` is a file. */
+  single: boolean;
+  /** ripgrep -g globs, relative to base (checked: each compiles). */
+  globs: string[];
+  /** Basename globs of the chosen file type (any must match), or none. */
+  typeGlobs: string[];
+}
+
+/** A scope argument the model must fix (a glob that does not parse, an unknown type). */
+export class ScopeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ScopeError";
+  }
+}
+
+/**
+ * The scope of `path`, `glob` and `type`: ScopeError for a bad glob or type, WorkspaceError
+ * when the path is missing or refused.
+ */
+export function resolveScope(ws: Workspace, args: ScopeArguments): SearchScope {
+  const globs: string[] = [];
+  if (args.glob !== undefined && args.glob !== "") {
+    try {
+      compileGlob(args.glob);
+    } catch (error) {
+      throw new ScopeError((error as Error).message);
+    }
+    globs.push(args.glob);
+  }
+  let typeGlobs: string[] = [];
+  if (args.type !== undefined) {
+    const globsOfType = FILE_TYPES[args.type];
+    if (globsOfType === undefined || !Object.hasOwn(FILE_TYPES, args.type)) {
+      throw new ScopeError(
+        `Unknown file type "${args.type}"; use one of: ${Object.keys(FILE_TYPES).join(", ")}`,
+      );
+    }
+    typeGlobs = [...globsOfType];
+  }
+  const base = ws.resolve(args.path ?? "").rel;
+  const single = base !== "" && ws.kind(base) === "file";
+  return { base, single, globs, typeGlobs };
+}
 
 /**
  * The filter of files below `base` (root-relative): globs match the path relative to `base`

@@ -1,14 +1,14 @@
 /**
  * Candidate files for a name: the files of supported languages whose text holds the name as a
  * word, from one whole-scope scan on the session's search pool (the grep job). Only these files
- * are parsed, so totals stay exact while the parse cost follows the name's rarity. When the
- * session's trigram index is ready it narrows the files the scan reads, as it does for grep.
+ * are parsed, so totals stay exact while the parse cost follows the name's rarity. The scan is
+ * grep's own search (lib/search/search.ts): the trigram index narrows the files it reads when
+ * ready, and learns of the search, so a large tree's deferred build starts from symbols too.
  */
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
-import { runGrep } from "../search/grep_job.ts";
+import { search, type SearchEngine } from "../search/search.ts";
 import { type PatternSpec, translatePattern } from "../search/pattern.ts";
-import type { JobContext, SearchPool } from "../search/pool.ts";
-import type { SearchIndex } from "../index/service.ts";
+import type { JobContext } from "../search/pool.ts";
 import { languageGlobs, languageOf } from "./languages.ts";
 
 export type NameMatch = "exact" | "prefix" | "substring";
@@ -51,7 +51,7 @@ export function candidatePattern(name: string, match: NameMatch, ignoreCase: boo
 
 /** Paths (walk order) of supported-language files that contain the name. */
 export async function candidateFiles(
-  engine: { pool: SearchPool; index: SearchIndex | null },
+  engine: SearchEngine,
   query: CandidateQuery,
   ctx: Omit<JobContext, "fileOf">,
 ): Promise<string[]> {
@@ -66,7 +66,7 @@ export async function candidateFiles(
  * source files. Empty when the scope is one file or has a `type`.
  */
 export async function otherFiles(
-  engine: { pool: SearchPool; index: SearchIndex | null },
+  engine: SearchEngine,
   query: CandidateQuery,
   ctx: Omit<JobContext, "fileOf">,
 ): Promise<string[]> {
@@ -76,28 +76,15 @@ export async function otherFiles(
 }
 
 async function mentioning(
-  engine: { pool: SearchPool; index: SearchIndex | null },
+  engine: SearchEngine,
   query: CandidateQuery,
   typeGlobs: string[],
   ctx: Omit<JobContext, "fileOf">,
 ): Promise<string[]> {
-  const spec = candidatePattern(query.name, query.match, query.ignoreCase);
-  const index = query.single || engine.index === null ? null : (await engine.index.candidates({
-    source: spec.source,
-    flags: spec.flags,
-    multiline: false,
-    base: query.base,
-    globs: query.globs,
-    typeGlobs,
-  })).candidates;
-  const outcome = await runGrep(engine.pool, {
-    candidates: index ?? undefined,
+  const outcome = await search(engine, {
     ws: query.ws,
-    base: query.base,
-    single: query.single,
-    globs: query.globs,
-    typeGlobs,
-    spec,
+    scope: { base: query.base, single: query.single, globs: query.globs, typeGlobs },
+    spec: candidatePattern(query.name, query.match, query.ignoreCase),
     mode: "files_with_matches",
     content: { before: 0, after: 0, lineNumbers: true },
     collectLines: 0,

@@ -2,9 +2,9 @@
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { capNote, hintLine, lineSize, MESSAGE_CAP_BYTES, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
-import { searchFailure, searchScope } from "./search_support.ts";
+import { scopeOf, searchFailure } from "./search_support.ts";
 import { translatePattern } from "../search/pattern.ts";
-import { runGrep } from "../search/grep_job.ts";
+import { search } from "../search/search.ts";
 import { contentOutput } from "../search/content_lines.ts";
 import type { GrepMode } from "../search/protocol.ts";
 import { recordContentLines } from "./shown_lines.ts";
@@ -92,7 +92,8 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
     multiline: input.multiline,
   });
   if ("error" in compiled) throw new ToolError(compiled.error);
-  const { base, single: file, globs, typeGlobs } = await searchScope(ws, input);
+  const scope = scopeOf(ws, input);
+  const { base, single: file } = scope;
   // -C is the around of -A and -B, when they are not given themselves.
   const contextAround = input["-C"] ?? 0;
   const content = {
@@ -101,25 +102,11 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
     lineNumbers: input["-n"],
   };
   const budget = ctx.config.maxOutputChars;
-  // The trigram index narrows the files to read, when it is ready and the pattern allows it.
-  const index = ctx.session.index;
-  const candidates = file || index === null ? null : (await index.candidates({
-    source: compiled.spec.source,
-    flags: compiled.spec.flags,
-    multiline: compiled.spec.multiline,
-    base,
-    globs,
-    typeGlobs,
-  })).candidates;
   let outcome;
   try {
-    outcome = await runGrep(ctx.session.pool, {
-      candidates: candidates ?? undefined,
+    outcome = await search(ctx.session, {
       ws: ws.options,
-      base,
-      single: file,
-      globs,
-      typeGlobs,
+      scope,
       spec: compiled.spec,
       mode,
       content,
@@ -134,8 +121,6 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
     });
   } catch (error) {
     throw searchFailure(error, pattern, ctx.config.regexTimeoutMs);
-  } finally {
-    index?.grepDone();
   }
   const results = outcome.results;
   const totalFiles = results.length;

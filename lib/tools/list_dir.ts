@@ -4,7 +4,7 @@
  * top level is always seen whole; the text says so.
  */
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
-import { isFile, resolvePath } from "./path_arguments.ts";
+import { resolvePath } from "./path_arguments.ts";
 import { budgetOf, listPage } from "./list_page.ts";
 import { lineSize, pageRequest, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
@@ -95,7 +95,7 @@ async function run(input: ListDirInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
   const base = resolvePath(ws, input.path);
   if (base !== "") {
-    if (await isFile(ws, base)) {
+    if (ws.kind(base) === "file") {
       throw new ToolError(`Cannot list "${input.path}": it is a file; use read_file`);
     }
   }

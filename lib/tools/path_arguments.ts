@@ -1,6 +1,6 @@
 /** A tool's path arguments: `path` (default the root), or one file as `path` or `file_path`. */
 import { ToolError } from "./tool.ts";
-import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 
 /** Root-relative path of `input` (default: the root); throws WorkspaceError when refused. */
 export function resolvePath(ws: Workspace, input: string | undefined): string {
@@ -25,16 +25,4 @@ export function fileArgument(
       ? `Give only one of ${first} and ${second}, not both`
       : `Missing file: give ${first} (or ${second}) of the file to ${verb}`,
   );
-}
-
-/** True for a file, false for a folder; throws WorkspaceError when missing or refused. */
-export async function isFile(ws: Workspace, rel: string): Promise<boolean> {
-  try {
-    const opened = await ws.openFile(rel);
-    opened.file.close();
-    return true;
-  } catch (error) {
-    if (error instanceof WorkspaceError && error.reason === "is-a-directory") return false;
-    throw error;
-  }
 }

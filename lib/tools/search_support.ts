@@ -1,54 +1,22 @@
 /** What the searching tools share: the scope of path, glob and type, and a failed search's words. */
 import { ToolError } from "./tool.ts";
-import { isFile, resolvePath } from "./path_arguments.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { JobAbortedError, ScanTimeoutError } from "../search/pool.ts";
-import { FILE_TYPES } from "../search/file_types.ts";
-import { compileGlob } from "../search/glob_match.ts";
+import {
+  resolveScope,
+  type ScopeArguments,
+  ScopeError,
+  type SearchScope,
+} from "../search/scope.ts";
 
-/** Where a search looks: grep's and the symbol tools' `path`, `glob` and `type`. */
-export interface SearchScope {
-  /** Root-relative folder to search, or the one file. */
-  base: string;
-  /** `base` is a file. */
-  single: boolean;
-  /** ripgrep -g globs, relative to base. */
-  globs: string[];
-  /** Basename globs of the chosen file type (any must match), or none. */
-  typeGlobs: string[];
-}
-
-/** The scope arguments of grep and the symbol tools. */
-export interface ScopeArguments {
-  readonly path?: string;
-  readonly glob?: string;
-  readonly type?: string;
-}
-
-/** The scope of `path`, `glob` and `type`; ToolError (or WorkspaceError) for the model to fix. */
-export async function searchScope(ws: Workspace, args: ScopeArguments): Promise<SearchScope> {
-  const globs: string[] = [];
-  if (args.glob !== undefined && args.glob !== "") {
-    try {
-      compileGlob(args.glob);
-    } catch (error) {
-      throw new ToolError((error as Error).message);
-    }
-    globs.push(args.glob);
+/** The resolved scope of `path`, `glob` and `type`; ToolError (or WorkspaceError) to fix. */
+export function scopeOf(ws: Workspace, args: ScopeArguments): SearchScope {
+  try {
+    return resolveScope(ws, args);
+  } catch (error) {
+    if (error instanceof ScopeError) throw new ToolError(error.message);
+    throw error;
   }
-  let typeGlobs: string[] = [];
-  if (args.type !== undefined) {
-    const globsOfType = FILE_TYPES[args.type];
-    if (globsOfType === undefined || !Object.hasOwn(FILE_TYPES, args.type)) {
-      throw new ToolError(
-        `Unknown file type "${args.type}"; use one of: ${Object.keys(FILE_TYPES).join(", ")}`,
-      );
-    }
-    typeGlobs = [...globsOfType];
-  }
-  const base = resolvePath(ws, args.path);
-  const single = base === "" ? false : await isFile(ws, base);
-  return { base, single, globs, typeGlobs };
 }
 
 /** Turns a failed search job into the ToolError the model sees. */

@@ -1,11 +1,7 @@
 /** What the symbol tools share: the candidate files of a scope, name checks, parse refusals. */
 import { type ToolContext, ToolError } from "./tool.ts";
-import {
-  type ScopeArguments,
-  searchFailure,
-  type SearchScope,
-  searchScope,
-} from "./search_support.ts";
+import { scopeOf, searchFailure } from "./search_support.ts";
+import type { ScopeArguments, SearchScope } from "../search/scope.ts";
 import { candidateFiles, type NameMatch, otherFiles } from "../symbols/candidates.ts";
 import { languageNames, languageOf } from "../symbols/languages.ts";
 import type { UnparsedReason } from "../symbols/worker_protocol.ts";
@@ -20,7 +16,7 @@ export async function symbolCandidates(
   args: ScopeArguments,
   query: { name: string; match: NameMatch; ignoreCase: boolean },
 ): Promise<{ scope: SearchScope; candidates: string[] }> {
-  const scope = await searchScope(ctx.workspace, args);
+  const scope = scopeOf(ctx.workspace, args);
   if (scope.single) supportedLanguage(scope.base, "search");
   try {
     const candidates = await candidateFiles(ctx.session, {

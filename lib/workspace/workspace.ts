@@ -179,6 +179,17 @@ export class Workspace {
     return { rel: r.rel, abs: r.abs };
   }
 
+  /**
+   * Whether `input` names a served file or folder, by the same guards as a read; a
+   * WorkspaceError when it is missing, refused, or neither (a FIFO, a device).
+   */
+  kind(input: string): "file" | "folder" {
+    const r = this.#resolve(input, "read");
+    if (r.info.isDirectory) return "folder";
+    if (!r.info.isFile) throw refuse("not-a-file", input, "read");
+    return "file";
+  }
+
   /** True when the ignore rules exclude `rel` (or a folder on its way); false with --no-ignore. */
   isIgnored(rel: string, isDir: boolean): boolean {
     return this.#ignores !== null && this.#ignores.ignores(rel, isDir);

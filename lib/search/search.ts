@@ -1,0 +1,85 @@
+/**
+ * The one search sequence every caller uses (grep, and the symbol tools' candidate files): the
+ * resolved scope, then the index's candidate files when it has them, then the grep job over
+ * those files (or a walk of the scope), then the index told that a grep happened, which is
+ * what starts its deferred build on a large tree. Whoever searches, the index learns of it.
+ */
+import type { WorkspaceOptions } from "../workspace/workspace.ts";
+import type { ContentOptions } from "./content_lines.ts";
+import { type GrepOutcome, runGrep } from "./grep_job.ts";
+import type { PatternSpec } from "./pattern.ts";
+import type { JobContext, SearchPool } from "./pool.ts";
+import type { Candidates, GrepMode } from "./protocol.ts";
+import type { SearchScope } from "./scope.ts";
+
+/**
+ * What a search asks of the trigram index (lib/index/service.ts SearchIndex): candidate files
+ * for a pattern in a scope (null: search the whole scope), and to know that a grep happened.
+ */
+export interface CandidateSource {
+  candidates(query: {
+    source: string;
+    flags: string;
+    multiline: boolean;
+    base: string;
+    globs: string[];
+    typeGlobs: string[];
+  }): Promise<{ candidates: Candidates | null }>;
+  grepDone(): void;
+}
+
+/** The session's search services: the worker pool, and the index when there is one. */
+export interface SearchEngine {
+  pool: SearchPool;
+  index: CandidateSource | null;
+}
+
+export interface SearchRequest {
+  ws: WorkspaceOptions;
+  scope: SearchScope;
+  spec: PatternSpec;
+  mode: GrepMode;
+  content: ContentOptions;
+  /** Content mode: stop collecting once this many output lines are held (grep_job.ts). */
+  collectLines: number;
+  /** Content mode: ...or once the output lines from `offset` on hold more characters. */
+  collectChars: number;
+  offset: number;
+}
+
+/** Runs the search; whatever its outcome (a failure too), the index is told afterwards. */
+export async function search(
+  engine: SearchEngine,
+  request: SearchRequest,
+  ctx: Omit<JobContext, "fileOf">,
+): Promise<GrepOutcome> {
+  const { scope, spec } = request;
+  const index = engine.index;
+  try {
+    // The trigram index narrows the files to read, when it is ready and the pattern allows it.
+    const candidates = scope.single || index === null ? null : (await index.candidates({
+      source: spec.source,
+      flags: spec.flags,
+      multiline: spec.multiline,
+      base: scope.base,
+      globs: scope.globs,
+      typeGlobs: scope.typeGlobs,
+    })).candidates;
+    return await runGrep(engine.pool, {
+      candidates: candidates ?? undefined,
+      ws: request.ws,
+      base: scope.base,
+      single: scope.single,
+      globs: scope.globs,
+      typeGlobs: scope.typeGlobs,
+      spec,
+      mode: request.mode,
+      content: request.content,
+      collectLines: request.collectLines,
+      collectChars: request.collectChars,
+      offset: request.offset,
+    }, ctx);
+  } finally {
+    index?.grepDone();
+  }
+}
