@@ -1,6 +1,7 @@
 /** Messages between the index service (main thread) and the index worker. */
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import type { Candidates } from "./trigram_index.ts";
+import type { CandidateQuery } from "../search/protocol.ts";
 
 export interface IndexSettings {
   ws: WorkspaceOptions;
@@ -12,14 +13,8 @@ export interface IndexSettings {
   watch: boolean;
 }
 
-export interface IndexQuery {
-  source: string;
-  flags: string;
-  multiline: boolean;
-  base: string;
-  globs: string[];
-  typeGlobs: string[];
-}
+/** A search's question (lib/search/search.ts asks it). */
+export type IndexQuery = CandidateQuery;
 
 /** The stored index: the cache folder and the port of its writer (cache_writer.ts). */
 export interface IndexCache {

@@ -80,6 +80,16 @@ export interface ForgetMessage {
   t: "forget";
 }
 
+/** What a search asks the trigram index (lib/index/): a pattern in a scope. */
+export interface CandidateQuery {
+  source: string;
+  flags: string;
+  multiline: boolean;
+  base: string;
+  globs: string[];
+  typeGlobs: string[];
+}
+
 /** Files chosen by the trigram index (lib/index/) for a grep to search instead of a walk. */
 export interface Candidates {
   /** Root-relative paths, in walk order. */

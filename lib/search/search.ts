@@ -4,12 +4,9 @@
  * those files (or a walk of the scope), then the index told that a grep happened, which is
  * what starts its deferred build on a large tree. Whoever searches, the index learns of it.
  */
-import type { WorkspaceOptions } from "../workspace/workspace.ts";
-import type { ContentOptions } from "./content_lines.ts";
-import { type GrepOutcome, runGrep } from "./grep_job.ts";
-import type { PatternSpec } from "./pattern.ts";
+import { type GrepJob, type GrepOutcome, runGrep } from "./grep_job.ts";
 import type { JobContext, SearchPool } from "./pool.ts";
-import type { Candidates, GrepMode } from "./protocol.ts";
+import type { CandidateQuery, Candidates } from "./protocol.ts";
 import type { SearchScope } from "./scope.ts";
 
 /**
@@ -17,14 +14,7 @@ import type { SearchScope } from "./scope.ts";
  * for a pattern in a scope (null: search the whole scope), and to know that a grep happened.
  */
 export interface CandidateSource {
-  candidates(query: {
-    source: string;
-    flags: string;
-    multiline: boolean;
-    base: string;
-    globs: string[];
-    typeGlobs: string[];
-  }): Promise<{ candidates: Candidates | null }>;
+  candidates(query: CandidateQuery): Promise<{ candidates: Candidates | null }>;
   grepDone(): void;
 }
 
@@ -34,18 +24,10 @@ export interface SearchEngine {
   index: CandidateSource | null;
 }
 
-export interface SearchRequest {
-  ws: WorkspaceOptions;
-  scope: SearchScope;
-  spec: PatternSpec;
-  mode: GrepMode;
-  content: ContentOptions;
-  /** Content mode: stop collecting once this many output lines are held (grep_job.ts). */
-  collectLines: number;
-  /** Content mode: ...or once the output lines from `offset` on hold more characters. */
-  collectChars: number;
-  offset: number;
-}
+/** A grep job's request (grep_job.ts) with its scope resolved, its files not yet chosen. */
+export type SearchRequest =
+  & Omit<GrepJob, "base" | "single" | "globs" | "typeGlobs" | "candidates">
+  & { scope: SearchScope };
 
 /** Runs the search; whatever its outcome (a failure too), the index is told afterwards. */
 export async function search(
