@@ -33,6 +33,16 @@ export function testArgs(args: readonly string[]): string[] {
   return own ? [...args] : [...args, "--no-cache"];
 }
 
+/**
+ * The environment of a test spawn: this process's own (so the server finds the same Deno cache:
+ * DENO_DIR, HOME, XDG_CACHE_HOME; without them it would fetch every npm package again and miss
+ * its start-up timeout), plus `extra`. Clients that build a minimal environment (the SDK's
+ * StdioClientTransport keeps only HOME, PATH, SHELL, TERM, USER and LOGNAME) must be given it.
+ */
+export function spawnEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { ...Deno.env.toObject(), NO_COLOR: "1", ...extra };
+}
+
 export interface SpawnOptions {
   cwd?: string;
   env?: Record<string, string>;
@@ -64,7 +74,7 @@ export class ServerProcess {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", ...(await serverFlags()), MAIN, ...testArgs(args)],
       cwd: options.cwd,
-      env: { NO_COLOR: "1", ...options.env },
+      env: spawnEnv(options.env),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { makeTree } from "../helpers/fixture.ts";
-import { MAIN, serverFlags, testArgs } from "./harness.ts";
+import { MAIN, serverFlags, spawnEnv, testArgs } from "./harness.ts";
 
 async function connect(
   root: string,
@@ -15,8 +15,12 @@ async function connect(
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", ...(await serverFlags()), MAIN, ...testArgs(["--root", root, ...flags])],
+    // The SDK's default environment drops DENO_DIR: the server would fetch its packages again.
+    env: spawnEnv(),
     stderr: "pipe",
   });
+  // Drained, so that a chatty server can never fill the pipe and stall.
+  transport.stderr?.on("data", () => {});
   const asked: string[] = [];
   const send = transport.send.bind(transport);
   transport.send = (message: JSONRPCMessage) => {
