@@ -103,11 +103,9 @@ async function run(input: DiagnosticsInput, ctx: ToolContext): Promise<ToolResul
 export const diagnosticsTool: Tool<DiagnosticsInput> = {
   name: "diagnostics",
   title: "TypeScript diagnostics",
-  description: "Type errors and syntax errors of the TypeScript and JavaScript files under path " +
-    "(default: the whole workspace), from TypeScript's own checker with each file's tsconfig " +
-    "(nothing in the repository runs): what `tsc --noEmit -p` reports. Use it after an edit to " +
-    "see whether the types still hold, instead of running a build. One per line: " +
-    "`path:line:column: error TS2322: message`, sorted by path and line; head_limit/offset page.",
+  description: "TypeScript's errors for the TS/JS files under path (default: everything), each " +
+    "with its tsconfig, as `tsc --noEmit -p` reports them. Use it after an edit instead of a " +
+    "build. `path:line:column: error TS2322: message`; head_limit/offset page.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("TypeScript diagnostics"),

@@ -20,29 +20,11 @@ const DEFINITION_MARK = "  [definition]";
 const inputSchema = {
   type: "object",
   properties: {
-    name: {
-      type: "string",
-      description: "Identifier to find (exact, case-sensitive); with line: the one on that line",
-    },
-    path: {
-      type: "string",
-      description: "File or folder to search (default: workspace root); with line: the file",
-    },
-    line: {
-      type: "integer",
-      minimum: 1,
-      description: "Line of a position: in TS/JS, TypeScript's references of that symbol",
-    },
-    occurrence: {
-      type: "integer",
-      minimum: 1,
-      description: "Which occurrence of name on the line (default 1)",
-    },
-    column: {
-      type: "integer",
-      minimum: 1,
-      description: "Column (1-based, UTF-16) of the position, instead of name",
-    },
+    name: { type: "string", description: "Identifier to find (exact); with line: on that line" },
+    path: { type: "string", description: "File or folder (default: root); with line: the file" },
+    line: { type: "integer", minimum: 1, description: "Line of a position (1-based)" },
+    occurrence: { type: "integer", minimum: 1, description: "Which name on the line (default 1)" },
+    column: { type: "integer", minimum: 1, description: "Column (1-based, UTF-16), not name" },
     glob: { type: "string", description: 'ripgrep -g glob, e.g. "*.ts", "!**/test/**"' },
     type: { type: "string", description: "ripgrep file type, e.g. ts, py, rust, go, c, cpp" },
     include_definitions: {
@@ -369,14 +351,12 @@ export const findReferencesTool: Tool<FindReferencesInput> = {
   name: "find_references",
   title: "Find references to a name",
   description: "Lines where a name occurs as an identifier in code, read from syntax trees: " +
-    "never in comments or string literals, never inside a longer identifier. By name, every " +
-    "identifier spelled alike counts. With a position (path, line, name or column) in a " +
-    "TypeScript/JavaScript file: TypeScript's references of that symbol only (imports, " +
-    "re-exports, shorthand properties, JSX), `path:line:column:text` each; prefer this over " +
-    "grep for common names. " +
-    "Output like grep's content mode (`path:line:text`, context `path-line-text`), definitions " +
-    "marked `  [definition]`; include_definitions: false leaves them out. -C adds context " +
-    "lines; head_limit/offset page by references; totals cover the whole scope. Languages: C, " +
+    "never in comments or string literals, never inside a longer identifier; every identifier " +
+    "spelled alike counts. With a position (path, line, name or column) in a TS/JS file: " +
+    "TypeScript's references of that symbol only, `path:line:column:text` each (prefer it to " +
+    "grep for common names). Output like grep's content mode (`path:line:text`, context " +
+    "`path-line-text`), definitions marked `  [definition]`; include_definitions: false leaves " +
+    "them out. -C adds context; head_limit/offset page by references; totals are exact. C, " +
     "C++, TypeScript, TSX, JavaScript, Python, Go, Rust, Java, Ruby.",
   inputSchema,
   outputSchema,

@@ -150,13 +150,10 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
 export const goToDefinitionTool: Tool = {
   name: "go_to_definition",
   title: "Go to definition",
-  description: "Where the symbol at a position is declared. Point with path, line and name (the " +
-    "identifier on that line; occurrence picks among several) or column. TypeScript and " +
-    "JavaScript go through TypeScript's own type checker (imports, re-exports, overloads, " +
-    "types; nothing in the repository runs); other languages get find_symbol's definitions of " +
-    "that name. Prefer it over grep to follow an identifier whose name is common. One line per " +
-    "definition: `path:line:column: text  [kind name, to line N]`; lib definitions have path " +
-    "null and external set.",
+  description: "Where the symbol at a position (path, line, name or column) is declared. " +
+    "TS/JS: TypeScript's own checker (through imports, re-exports, overloads); other " +
+    "languages: find_symbol's definitions of that name. Prefer it to grep when the name is " +
+    "common. `path:line:column: text  [kind name, to line N]`; lib types: path null, external.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Go to definition"),

@@ -18,10 +18,7 @@ const inputSchema = {
   properties: {
     ...positionProperties("symbol to rename"),
     new_name: { type: "string", description: "The new name (an identifier)" },
-    dry_run: {
-      type: "boolean",
-      description: "Only show the diff (the default, and the only mode without --write)",
-    },
+    dry_run: { type: "boolean", description: "Only show the diff (default without --write)" },
   },
   required: ["path", "line", "new_name"],
   additionalProperties: false,
@@ -134,11 +131,9 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   };
 }
 
-const DESCRIPTION =
-  "Rename the symbol at a position everywhere it is used, with TypeScript's own " +
-  "rename (TS/JS: imports, re-exports, shorthand properties, JSX tags; strings and comments " +
-  "untouched). Point with path, line and name (or column); new_name must be an identifier. " +
-  "Prefer it over find-and-replace: only the same symbol changes. Answers a unified diff; ";
+const DESCRIPTION = "Rename the TS/JS symbol at a position (path, line, name or column) " +
+  "everywhere, with TypeScript's own rename (imports, re-exports, shorthand properties, JSX). " +
+  "Prefer it to find-and-replace: only that symbol changes. Answers a unified diff; ";
 
 export const renameSymbolTool: Tool = {
   name: "rename_symbol",

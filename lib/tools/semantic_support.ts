@@ -12,21 +12,10 @@ import { type Answer, type Query, SemanticRefusal } from "../semantic/service.ts
 export function positionProperties(what: string): Record<string, unknown> {
   return {
     path: { type: "string", description: `File of the ${what}` },
-    line: { type: "integer", minimum: 1, description: "Line (1-based, as read_file shows it)" },
-    name: {
-      type: "string",
-      description: "The identifier on that line (the usual way to point; or give column)",
-    },
-    occurrence: {
-      type: "integer",
-      minimum: 1,
-      description: "Which occurrence of name on the line (default 1)",
-    },
-    column: {
-      type: "integer",
-      minimum: 1,
-      description: "Column (1-based, UTF-16 code units), instead of name",
-    },
+    line: { type: "integer", minimum: 1, description: "Line (1-based)" },
+    name: { type: "string", description: "Identifier on that line (or give column)" },
+    occurrence: { type: "integer", minimum: 1, description: "Which name on the line (default 1)" },
+    column: { type: "integer", minimum: 1, description: "Column (1-based, UTF-16), not name" },
   };
 }
 
