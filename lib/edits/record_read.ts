@@ -36,10 +36,19 @@ export async function recordBytesRead(
   await edits.reads.recordBytes(seen.abs, bytes, seen, "all");
 }
 
-/** The whole content of `rel` when it is still as seen (same real path, size and mtime). */
-function readAgain(ws: Workspace, rel: string, seen: Seen | null): Promise<Reread | null> {
+/**
+ * The whole content of `rel` when it is still as seen (same real path, size and mtime) and at
+ * most `maxBytes` (checked before anything is read: a 10 GB file costs nothing).
+ */
+function readAgain(
+  ws: Workspace,
+  rel: string,
+  seen: Seen | null,
+  maxBytes: number,
+): Promise<Reread | null> {
   return ws.openFile(rel).then((opened) => {
     try {
+      if (opened.size > maxBytes) return null;
       if (seen !== null) {
         if (
           opened.abs !== seen.abs || opened.size !== seen.size || opened.mtimeMs !== seen.mtimeMs
@@ -73,7 +82,7 @@ export async function recordFileRead(
   seen: Seen & { maxBytes: number; range?: LineRange },
 ): Promise<void> {
   if (seen.size > seen.maxBytes) return;
-  const again = await readAgain(ws, rel, seen);
+  const again = await readAgain(ws, rel, seen, seen.maxBytes);
   if (again === null) return;
   await edits.reads.recordBytes(seen.abs, again.bytes, seen, seen.range ? [seen.range] : "all");
 }
@@ -95,7 +104,7 @@ export async function recordLinesShown(
   if (shown.length === 0) return;
   let again: Reread | null;
   try {
-    again = await readAgain(ws, rel, null);
+    again = await readAgain(ws, rel, null, maxBytes);
   } catch {
     return;
   }

@@ -82,45 +82,176 @@ export function parseContentLine(
 }
 
 /**
- * `firstLine`: how many lines come before `text` in the file (a streamed chunk's offset).
- * `locate` gives where a matching line's match starts (-1: unknown), so a long line is cut
- * around its match rather than before it.
+ * One file's content output built chunk by chunk (a streamed file), holding only a bounded window:
+ * the lines not yet shown that may become before-context of the next match (at most `before` of
+ * them, each already cut to MAX_LINE_CHARS and copied out of its chunk), and how many
+ * after-context lines are still owed. Chunks must end at a line end and come in order. The
+ * output is exactly what `contentLines` gives for the whole text, cut after `maxLines` lines.
+ */
+export class ContentCollector {
+  readonly #path: string;
+  readonly #options: ContentOptions;
+  readonly #maxLines: number;
+  readonly #locate: ((line: string) => number) | undefined;
+  readonly #withContext: boolean;
+  /** Unshown lines right before the next chunk: [0-based line number, body cut and copied]. */
+  #window: [number, string][] = [];
+  /** The last line shown (0-based), or -1. */
+  #shownUpTo = -1;
+  /** After-context lines still owed after `#shownUpTo`. */
+  #afterLeft = 0;
+  /** Lines of the file before the next chunk. */
+  #nextLine = 0;
+  readonly lines: string[] = [];
+
+  constructor(
+    path: string,
+    options: ContentOptions,
+    limits: { maxLines?: number; locate?: (line: string) => number } = {},
+  ) {
+    this.#path = path;
+    this.#options = options;
+    this.#maxLines = limits.maxLines !== undefined && limits.maxLines > 0
+      ? limits.maxLines
+      : Infinity;
+    this.#locate = limits.locate;
+    this.#withContext = options.before > 0 || options.after > 0;
+  }
+
+  /** True once `maxLines` lines are held: later chunks only count. */
+  get full(): boolean {
+    return this.lines.length >= this.#maxLines;
+  }
+
+  /**
+   * The next chunk of whole lines (it ends with an LF, unless it ends the file) and the
+   * chunk-relative indexes of its matching lines, in order.
+   */
+  add(text: string, matched: readonly number[]): void {
+    if (matched.length === 0 && this.#afterLeft === 0) {
+      // Nothing to show from this chunk: only its line count and the last lines for the window.
+      this.#skip(text);
+      return;
+    }
+    const first = this.#nextLine;
+    const split = text.split("\n");
+    if (split.length > 0 && split[split.length - 1] === "") split.pop();
+    this.#nextLine += split.length;
+    if (this.full) return;
+    const { before, after } = this.#options;
+    for (const m of matched) {
+      const at = first + m;
+      // After-context owed to the previous match, up to this one.
+      this.#owed(split, first, at - 1);
+      if (this.full) return;
+      const from = Math.max(0, at - before, this.#shownUpTo + 1);
+      if (this.#withContext && this.#shownUpTo >= 0 && from > this.#shownUpTo + 1) this.#push("--");
+      for (const [n, body] of this.#window) {
+        if (n >= from) this.#push(this.#format(n, body, false));
+      }
+      this.#window = [];
+      for (let n = Math.max(from, first); n < at; n++) {
+        this.#push(this.#format(n, cutLine(stripCr(split[n - first])), false));
+      }
+      const line = stripCr(split[m]);
+      const body = this.#locate !== undefined && line.length > MAX_LINE_CHARS
+        ? cutAround(line, this.#locate(line))
+        : cutLine(line);
+      this.#push(this.#format(at, body, true));
+      this.#shownUpTo = at;
+      this.#afterLeft = after;
+      if (this.full) return;
+    }
+    this.#owed(split, first, first + split.length - 1);
+    this.#keepWindow(split, first);
+  }
+
+  /** A chunk without matches and nothing owed: counts its lines, keeps its last `before`. */
+  #skip(text: string): void {
+    const first = this.#nextLine;
+    let count = 0;
+    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) count++;
+    if (text.length > 0 && !text.endsWith("\n")) count++;
+    this.#nextLine += count;
+    const before = this.#options.before;
+    if (before === 0 || this.full) return;
+    // The last `before` lines of the chunk, found from its end.
+    let end = text.endsWith("\n") ? text.length - 1 : text.length;
+    const tail: string[] = [];
+    while (tail.length < before && tail.length < count) {
+      const nl = text.lastIndexOf("\n", end - 1);
+      tail.unshift(text.slice(nl + 1, end));
+      end = nl;
+    }
+    this.#keepWindow(tail, first + count - tail.length);
+  }
+
+  /** Shows owed after-context lines of `split` up to line `last` (0-based, inclusive). */
+  #owed(split: readonly string[], first: number, last: number): void {
+    while (this.#afterLeft > 0 && this.#shownUpTo < last && !this.full) {
+      const n = this.#shownUpTo + 1;
+      const body = n >= first ? cutLine(stripCr(split[n - first])) : this.#fromWindow(n);
+      this.#push(this.#format(n, body, false));
+      this.#shownUpTo = n;
+      this.#afterLeft--;
+    }
+  }
+
+  #fromWindow(n: number): string {
+    for (const [k, body] of this.#window) if (k === n) return body;
+    throw new RangeError(`line ${n} is not held`);
+  }
+
+  /** Keeps the last `before` unshown lines (this chunk's, then the window's) for the next one. */
+  #keepWindow(split: readonly string[], first: number): void {
+    const before = this.#options.before;
+    if (before === 0) return;
+    const end = first + split.length;
+    const from = Math.max(end - before, this.#shownUpTo + 1);
+    const kept: [number, string][] = this.#window.filter(([n]) => n >= from && n < first);
+    for (let n = Math.max(from, first); n < end; n++) {
+      // A copy, so that the window never keeps a whole chunk's text alive.
+      kept.push([n, copyString(cutLine(stripCr(split[n - first])))]);
+    }
+    this.#window = kept;
+  }
+
+  #format(n: number, body: string, match: boolean): string {
+    const sep = match ? ":" : "-";
+    return this.#options.lineNumbers
+      ? `${this.#path}${sep}${n + 1}${sep}${body}`
+      : `${this.#path}${sep}${body}`;
+  }
+
+  #push(line: string): void {
+    if (this.lines.length < this.#maxLines) this.lines.push(line);
+  }
+}
+
+function stripCr(raw: string): string {
+  return raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+}
+
+/** A flat copy of `text` (a slice would keep its parent string alive). */
+function copyString(text: string): string {
+  return text.length < 16 ? text : JSON.parse(JSON.stringify(text));
+}
+
+/**
+ * The content output of one whole text (`ContentCollector` over one chunk). `locate` gives where
+ * a matching line's match starts (-1: unknown), so a long line is cut around its match rather
+ * than before it.
  */
 export function contentLines(
   path: string,
   text: string,
   matched: readonly number[],
   options: ContentOptions,
-  firstLine = 0,
   locate?: (line: string) => number,
 ): string[] {
-  const lines = text.split("\n");
-  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  const out: string[] = [];
-  const isMatch = new Set(matched);
-  const withContext = options.before > 0 || options.after > 0;
-  let shownUpTo = -1;
-  for (const m of matched) {
-    const from = Math.max(0, m - options.before, shownUpTo + 1);
-    const to = Math.min(lines.length - 1, m + options.after);
-    if (withContext && shownUpTo >= 0 && from > shownUpTo + 1) out.push("--");
-    for (let i = from; i <= to; i++) {
-      const raw = lines[i];
-      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-      const match = isMatch.has(i);
-      const body = match && locate !== undefined && line.length > MAX_LINE_CHARS
-        ? cutAround(line, locate(line))
-        : cutLine(line);
-      const sep = match ? ":" : "-";
-      out.push(
-        options.lineNumbers
-          ? `${path}${sep}${firstLine + i + 1}${sep}${body}`
-          : `${path}${sep}${body}`,
-      );
-    }
-    if (to > shownUpTo) shownUpTo = to;
-  }
-  return out;
+  const collector = new ContentCollector(path, options, { locate });
+  collector.add(text, matched);
+  return collector.lines;
 }
 
 /** With context lines, ripgrep prints `--` between files too (between groups it always does). */

@@ -13,7 +13,13 @@
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import { type ContentOptions, separatesFiles } from "./content_lines.ts";
 import type { PatternSpec } from "./pattern.ts";
-import type { Candidates, FileResult, FromWorker, GrepMode } from "./protocol.ts";
+import type {
+  Candidates,
+  FileResult,
+  FromWorker,
+  GrepMode,
+  SkippedFile,
+} from "./protocol.ts";
 import type { Job, JobContext, SearchPool } from "./pool.ts";
 
 const BATCH = 128;
@@ -47,6 +53,8 @@ export interface GrepOutcome {
    * the full output that holds `collectLines` lines or the `collectChars` after `offset`.
    */
   complete: boolean;
+  /** Files left out because searching them would hold more than MAX_HOLD_BYTES at once. */
+  skipped: SkippedFile[];
 }
 
 export function runGrep(
@@ -72,6 +80,7 @@ export function runGrep(
   let collecting = true;
   let cutoffSet = false;
   const separate = separatesFiles(params.content);
+  const skipped: SkippedFile[] = [];
 
   function dispatch(job: Job<GrepOutcome>): void {
     for (let slot = 0; slot < job.slots; slot++) {
@@ -133,7 +142,7 @@ export function runGrep(
       nextOrdered++;
     }
     if (totalBatches >= 0 && nextOrdered >= totalBatches) {
-      job.finish({ results: ordered, complete });
+      job.finish({ results: ordered, complete, skipped });
     }
   }
 
@@ -189,6 +198,7 @@ export function runGrep(
       } else if (message.t === "searched") {
         inFlight[slot]--;
         done.set(message.batch, message.results);
+        if (message.skipped !== undefined) skipped.push(...message.skipped);
         dispatch(job);
         absorb(job);
       }

@@ -125,11 +125,28 @@ export interface GlobbedFile {
   mtimeMs: number;
 }
 
+/**
+ * A file a search left out because it would hold more than MAX_HOLD_BYTES of it at once
+ * (stream_scan.ts): a multiline pattern over a larger file, or a longer line.
+ */
+export interface SkippedFile {
+  path: string;
+  reason: "multiline" | "line";
+  size: number;
+}
+
 export type FromWorker =
   | { t: "files"; job: number; batch: number; files: string[]; reals: string[] }
   | { t: "globbed"; job: number; entries: GlobbedFile[] }
   | { t: "walked"; job: number; batches: number; walked: number }
-  | { t: "searched"; job: number; batch: number; results: FileResult[]; scanned: number }
+  | {
+    t: "searched";
+    job: number;
+    batch: number;
+    results: FileResult[];
+    scanned: number;
+    skipped?: SkippedFile[];
+  }
   | { t: "listed"; job: number; entries: ListEntry[] }
   | { t: "failed"; job: number; message: string }
   | { t: "ready" };

@@ -1,11 +1,13 @@
 /**
- * Searching a large file without holding it (README.md, "Limits"): the file is read in chunks
- * cut after a line feed, the first chunk decides whether it is binary (a NUL byte: skipped, as
- * ripgrep does; a 10 GB sparse file costs one chunk), and each chunk is decoded and scanned on
- * its own, so memory stays at a few chunks whatever the file's size (a single line longer than a
- * chunk is held whole: a match never spans lines). The regex timeout covers one chunk's scan.
+ * Searching a large file without holding it (docs/tools.md, "How much of a file a call holds"):
+ * the file is read in chunks cut after a line feed, the first chunk decides whether it is binary
+ * (a NUL byte: skipped, as ripgrep does; a 10 GB sparse file costs one chunk), and each chunk is
+ * decoded and scanned on its own, so memory stays at a few chunks whatever the file's size. A
+ * single line longer than a chunk is held whole up to MAX_HOLD_BYTES; a file with a longer line
+ * is not searched (`too-long`). Content lines, context included, are built by a collector that
+ * holds only a bounded window of earlier lines. The regex timeout covers one chunk's scan.
  */
-import { contentLines, type ContentOptions } from "./content_lines.ts";
+import { ContentCollector, type ContentOptions } from "./content_lines.ts";
 import type { Matcher } from "./matcher.ts";
 
 const MIB = 1024 * 1024;
@@ -16,13 +18,15 @@ export const STREAM_CHUNK_BYTES = 1 * MIB;
 /** Bytes read at a time while content lines are still collected. */
 const COLLECT_READ_BYTES = 64 * 1024;
 /**
- * Multiline patterns and context lines need the whole file: up to this size; larger files are
- * skipped with a note on stderr (when they are not binary).
+ * The most of one file a search holds at once: the longest line it searches, and the largest
+ * file a multiline pattern searches (it needs the whole text). Beyond it the file is skipped:
+ * noted on stderr in a walk, said in the answer when the file was named alone.
  */
-export const WHOLE_MAX_BYTES = 256 * MIB;
+export const MAX_HOLD_BYTES = 128 * MIB;
 
 export type StreamOutcome =
   | { kind: "binary" }
+  | { kind: "too-long" }
   | { kind: "scanned"; count: number; lines?: string[] };
 
 export interface StreamHooks {
@@ -53,64 +57,71 @@ export function scanStream(
   file: Deno.FsFile,
   rel: string,
   m: Matcher,
-  options: { collect: boolean; content: ContentOptions; hooks: StreamHooks; maxLines?: number },
+  options: {
+    collect: boolean;
+    content: ContentOptions;
+    hooks: StreamHooks;
+    maxLines?: number;
+    /** The longest line held (default MAX_HOLD_BYTES). */
+    maxHold?: number;
+  },
 ): StreamOutcome {
-  const lines: string[] | undefined = options.collect ? [] : undefined;
-  const maxLines = options.maxLines !== undefined && options.maxLines > 0
-    ? options.maxLines
-    : Infinity;
+  const maxHold = options.maxHold ?? MAX_HOLD_BYTES;
+  const collector = options.collect
+    ? new ContentCollector(rel, options.content, { maxLines: options.maxLines, locate: m.locate })
+    : null;
   let held = 0;
   let decoded = false;
   let count = 0;
-  let lineBase = 0;
-  for (;;) {
-    if (held === buffer.length) {
-      // One line longer than the buffer: hold it whole.
-      const bigger = new Uint8Array(buffer.length * 2);
-      bigger.set(buffer);
-      buffer = bigger;
-    }
-    // While lines are collected, small reads: a chunk's line bookkeeping runs inside its regex
-    // scan, and the page needs only its first lines.
-    const collecting = lines !== undefined && lines.length < maxLines;
-    const want = collecting ? COLLECT_READ_BYTES : buffer.length - held;
-    const n = file.readSync(buffer.subarray(held, Math.min(buffer.length, held + want)));
-    const eof = n === null || n === 0;
-    const filled = held + (eof ? 0 : n);
-    options.hooks.regexEnd(); // a read made progress: the stall deadline starts again
-    if (!decoded && !eof && held === 0 && buffer.subarray(0, filled).indexOf(0) >= 0) {
-      return { kind: "binary" };
-    }
-    let end = filled;
-    if (!eof) {
-      // Only the bytes just read can hold a new line feed (the held ones had none).
-      const nl = buffer.subarray(held, filled).lastIndexOf(10);
-      end = nl >= 0 ? held + nl + 1 : 0;
-    }
-    if (end > 0) {
-      const bytes = buffer.subarray(0, end);
-      if (bytes.indexOf(0) >= 0) return { kind: "binary" };
-      const text = (decoded ? laterDecoder : firstDecoder).decode(bytes);
-      decoded = true;
-      options.hooks.regexStart();
-      // Past the page's lines only the count matters (head_limit stops the collecting early).
-      const r = m.scanText(text, { wantLines: lines !== undefined && lines.length < maxLines });
-      options.hooks.regexEnd();
-      count += r.count;
-      if (lines !== undefined && r.lines !== undefined && r.lines.length > 0) {
-        for (const line of contentLines(rel, text, r.lines, options.content, lineBase, m.locate)) {
-          if (lines.length >= maxLines) break;
-          lines.push(line);
-        }
+  try {
+    for (;;) {
+      if (held === buffer.length) {
+        // One line longer than the buffer: hold it whole, up to the bound.
+        if (held >= maxHold) return { kind: "too-long" };
+        const bigger = new Uint8Array(Math.max(held + 1, Math.min(buffer.length * 2, maxHold)));
+        bigger.set(buffer);
+        buffer = bigger;
       }
-      for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lineBase++;
-      buffer.copyWithin(0, end, filled);
-      held = filled - end;
-    } else {
-      held = filled;
+      // While lines are collected, small reads: a chunk's line bookkeeping runs inside its regex
+      // scan, and the page needs only its first lines.
+      const collecting = collector !== null && !collector.full;
+      const want = collecting ? COLLECT_READ_BYTES : buffer.length - held;
+      const n = file.readSync(buffer.subarray(held, Math.min(buffer.length, held + want)));
+      const eof = n === null || n === 0;
+      const filled = held + (eof ? 0 : n);
+      options.hooks.regexEnd(); // a read made progress: the stall deadline starts again
+      if (!decoded && !eof && held === 0 && buffer.subarray(0, filled).indexOf(0) >= 0) {
+        return { kind: "binary" };
+      }
+      let end = filled;
+      if (!eof) {
+        // Only the bytes just read can hold a new line feed (the held ones had none).
+        const nl = buffer.subarray(held, filled).lastIndexOf(10);
+        end = nl >= 0 ? held + nl + 1 : 0;
+      }
+      if (end > 0) {
+        const bytes = buffer.subarray(0, end);
+        if (bytes.indexOf(0) >= 0) return { kind: "binary" };
+        const text = (decoded ? laterDecoder : firstDecoder).decode(bytes);
+        decoded = true;
+        const wantLines = collector !== null && !collector.full;
+        options.hooks.regexStart();
+        // Past the page's lines only the count matters (head_limit stops the collecting early).
+        const r = m.scanText(text, { wantLines });
+        options.hooks.regexEnd();
+        count += r.count;
+        if (wantLines) collector.add(text, r.lines ?? []);
+        buffer.copyWithin(0, end, filled);
+        held = filled - end;
+      } else {
+        held = filled;
+      }
+      if (eof) break;
     }
-    if (eof) break;
+  } finally {
+    if (buffer.length > 2 * STREAM_CHUNK_BYTES) buffer = new Uint8Array(2 * STREAM_CHUNK_BYTES);
   }
-  if (buffer.length > 2 * STREAM_CHUNK_BYTES) buffer = new Uint8Array(2 * STREAM_CHUNK_BYTES);
-  return lines === undefined ? { kind: "scanned", count } : { kind: "scanned", count, lines };
+  return collector === null
+    ? { kind: "scanned", count }
+    : { kind: "scanned", count, lines: collector.lines };
 }

@@ -15,9 +15,9 @@ import { createMatcher, type Matcher } from "./matcher.ts";
 import { CHUNK_BYTES, countInChunks, decodeForSearch } from "./decode.ts";
 import {
   firstChunkIsBinary,
+  MAX_HOLD_BYTES,
   scanStream,
   STREAM_FROM_BYTES,
-  WHOLE_MAX_BYTES,
 } from "./stream_scan.ts";
 import { contentLines } from "./content_lines.ts";
 import {
@@ -30,6 +30,7 @@ import {
   type FileResult,
   type FromWorker,
   type GlobbedFile,
+  type SkippedFile,
   type ListEntry,
   type ListMessage,
   PHASE_READ,
@@ -144,10 +145,10 @@ function matcherFor(message: SearchMessage): Matcher {
 const MAX_SCRATCH = STREAM_FROM_BYTES;
 let scratch = new Uint8Array(1024 * 1024);
 
-/** The fully checked read, for a path that is not a walked plain file (a single file argument). */
-function readChecked(ws: Workspace, rel: string): Uint8Array | null {
+/** The fully checked open, for a path that is not a walked plain file (a single file argument). */
+function openChecked(ws: Workspace, rel: string): { file: Deno.FsFile; size: number } | null {
   try {
-    return ws.readFileSync(rel);
+    return ws.openFileSync(rel);
   } catch {
     return null; // vanished or refused: not served, so not searched
   }
@@ -208,7 +209,7 @@ function scanBytes(
     return {
       path: rel,
       count: r.count,
-      lines: contentLines(rel, text, r.lines, message.content, 0, m.locate),
+      lines: contentLines(rel, text, r.lines, message.content, m.locate),
     };
   }
   return { path: rel, count: r.count };
@@ -229,13 +230,19 @@ function regexEnd(): void {
 const streamHooks = { regexStart, regexEnd };
 
 const notedLarge = new Set<string>();
+/** Files of the current batch left unsearched because of MAX_HOLD_BYTES, and why. */
+let skipped: SkippedFile[] = [];
 
-function noteTooLarge(rel: string): void {
+/** A file not searched because it needs more than MAX_HOLD_BYTES held at once. */
+function skipTooLarge(rel: string, reason: SkippedFile["reason"], size: number): void {
+  skipped.push({ path: rel, reason, size });
   if (notedLarge.has(rel) || notedLarge.size > 1000) return;
   notedLarge.add(rel);
+  const limit = `${MAX_HOLD_BYTES / 1024 / 1024} MiB`;
   log.warn(
-    `Skipped "${rel}": multiline patterns and context lines read a file whole, up to ` +
-      `${WHOLE_MAX_BYTES / 1024 / 1024} MiB`,
+    reason === "multiline"
+      ? `Skipped "${rel}": a multiline pattern holds the whole file, and grep holds at most ${limit} of one file`
+      : `Skipped "${rel}": it has a line longer than ${limit}, the most grep holds of one file`,
   );
 }
 
@@ -255,27 +262,42 @@ function scanOpened(
     );
     return scanBytes(bytes, rel, m, message, collect);
   }
-  const context = message.content.before > 0 || message.content.after > 0;
-  if (message.spec.multiline || (collect && context)) {
-    // These need the whole text: binary files are still decided on their first chunk.
+  if (message.spec.multiline) {
+    // A match may span lines, so the whole text is needed: binary files are still decided on
+    // their first chunk, and nothing over MAX_HOLD_BYTES is held.
     if (firstChunkIsBinary(opened.file)) return null;
-    if (size > WHOLE_MAX_BYTES) {
-      noteTooLarge(rel);
+    if (size > MAX_HOLD_BYTES) {
+      skipTooLarge(rel, "multiline", size);
       return null;
     }
     opened.file.seekSync(0, Deno.SeekMode.Start);
     return scanBytes(readFullySync(opened.file, new Uint8Array(size)), rel, m, message, collect);
   }
+  // Context lines too: the collector keeps only a bounded window of earlier lines.
   const out = scanStream(opened.file, rel, m, {
     collect,
     content: message.content,
     hooks: streamHooks,
     maxLines: message.maxLines,
   });
+  if (out.kind === "too-long") {
+    skipTooLarge(rel, "line", size);
+    return null;
+  }
   if (out.kind === "binary" || out.count === 0) return null;
   return collect && out.lines !== undefined
     ? { path: rel, count: out.count, lines: out.lines }
     : { path: rel, count: out.count };
+}
+
+/**
+ * The index's pieces of one file are read together: only when they add up to no more than a
+ * file read whole (STREAM_FROM_BYTES); else the file is streamed, which holds a chunk at a time.
+ */
+function boundedPieces(pieces: readonly number[]): boolean {
+  let total = 0;
+  for (let k = 3; k < pieces.length; k += 2) total += pieces[k];
+  return total <= STREAM_FROM_BYTES;
 }
 
 function parentOf(abs: string): string {
@@ -304,6 +326,7 @@ function search(message: SearchMessage): void {
   ints[base] = message.job;
   ints[base + 1] = message.batch;
   let scanned = 0;
+  skipped = [];
   const found = new Map<number, FileResult>();
   let todo = message.files.map((_, i) => i);
   for (let pass = 0; pass < 2 && todo.length > 0; pass++) {
@@ -328,7 +351,7 @@ function search(message: SearchMessage): void {
       let result: FileResult | null = null;
       let read = false;
       const pieces = message.pieces?.[i];
-      if (state === "ok" && pieces && !collect && !message.spec.multiline) {
+      if (state === "ok" && pieces && !collect && !message.spec.multiline && boundedPieces(pieces)) {
         // The index says only these pieces can match (while the file is unchanged).
         const parts = ws.readRangesSync(
           abs,
@@ -361,11 +384,15 @@ function search(message: SearchMessage): void {
         }
       } else if (state === "fresh") noteChanging(dir);
       if (!read && real === "") {
-        // A named file reached through an inside link: the fully checked read (its own guard).
-        const bytes = readChecked(ws, rel);
-        if (bytes !== null) {
+        // A named file reached through an inside link: the fully checked open (its own guard).
+        const opened = openChecked(ws, rel);
+        if (opened !== null) {
           read = true;
-          result = scanBytes(bytes, rel, m, message, collect);
+          try {
+            result = scanOpened(opened, rel, m, message, collect);
+          } finally {
+            opened.file.close();
+          }
         }
       }
       if (!read) {
@@ -389,7 +416,18 @@ function search(message: SearchMessage): void {
   const results = [...found.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
   Atomics.add(ints, CTL_SCANNED, scanned);
   if (current(message.job)) {
-    post({ t: "searched", job: message.job, batch: message.batch, results, scanned });
+    const searched: FromWorker = {
+      t: "searched",
+      job: message.job,
+      batch: message.batch,
+      results,
+      scanned,
+    };
+    if (skipped.length > 0) {
+      const once = new Map(skipped.map((s) => [s.path, s]));
+      searched.skipped = [...once.values()];
+    }
+    post(searched);
   }
 }
 

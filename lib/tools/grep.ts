@@ -6,7 +6,8 @@ import { scopeOf, searchFailure } from "./search_support.ts";
 import { translatePattern } from "../search/pattern.ts";
 import { search } from "../search/search.ts";
 import { contentOutput } from "../search/content_lines.ts";
-import type { GrepMode } from "../search/protocol.ts";
+import type { GrepMode, SkippedFile } from "../search/protocol.ts";
+import { MAX_HOLD_BYTES } from "../search/stream_scan.ts";
 import { recordContentLines } from "./shown_lines.ts";
 
 const MODES: GrepMode[] = ["files_with_matches", "content", "count"];
@@ -73,13 +74,55 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-/** Offset of the first NUL byte of a named file (grep's binary rule), or -1. */
+const NUL_SCAN_BYTES = 1024 * 1024;
+
+/**
+ * Offset of the first NUL byte of a named file (grep's binary rule), or -1, read a chunk at a
+ * time (a 10 GB sparse file costs one chunk; a large text file is read through, never held).
+ */
 async function firstNul(ctx: ToolContext, rel: string): Promise<number> {
+  let opened;
   try {
-    return (await ctx.workspace.readFile(rel)).indexOf(0);
+    opened = await ctx.workspace.openFile(rel);
   } catch {
     return -1; // vanished meanwhile: nothing to say beyond "No matches"
   }
+  try {
+    const chunk = new Uint8Array(NUL_SCAN_BYTES);
+    for (let at = 0;;) {
+      ctx.signal.throwIfAborted();
+      const n = await opened.file.read(chunk);
+      if (n === null || n === 0) return -1;
+      const nul = chunk.subarray(0, n).indexOf(0);
+      if (nul >= 0) return at + nul;
+      at += n;
+    }
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return -1;
+  } finally {
+    opened.file.close();
+  }
+}
+
+function formatBytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return `${mib >= 10 ? Math.round(mib) : mib.toFixed(1).replace(/\.0$/, "")} MiB`;
+}
+
+/** Why a file named alone was not searched: it would hold more than MAX_HOLD_BYTES at once. */
+function tooLargeToSearch(skipped: SkippedFile): ToolError {
+  const { path, reason: why, size } = skipped;
+  const limit = formatBytes(MAX_HOLD_BYTES);
+  return new ToolError(
+    why === "multiline"
+      ? `Cannot search ${JSON.stringify(path)} with a multiline pattern: it is ${
+        formatBytes(size)
+      } and a multiline search holds the whole file, at most ${limit}; search it without multiline`
+      : `Cannot search ${
+        JSON.stringify(path)
+      }: it has a line longer than ${limit}, the most grep holds of one file at once`,
+  );
 }
 
 async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
@@ -154,6 +197,9 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
         : `more lines (${totalMatches} matching lines in ${totalFiles} files in all)`;
     } else remaining = `${entries.length - page.nextOffset} more files`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
+  }
+  if (file && totalFiles === 0 && outcome.skipped.length > 0) {
+    throw tooLargeToSearch(outcome.skipped[0]);
   }
   if (lines.length === 0) {
     const binary = file && totalFiles === 0 ? await firstNul(ctx, base) : -1;

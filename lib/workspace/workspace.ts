@@ -584,6 +584,24 @@ export class Workspace {
     }
   }
 
+  /** openFile, synchronously (for the search workers); the caller closes the handle. */
+  openFileSync(rel: string): { file: Deno.FsFile; size: number; rel: string; abs: string } {
+    const r = this.#resolveFile(rel);
+    const guard = new FolderGuard(this.root);
+    const state = guard.enter(parentOf(r.abs));
+    if (state === "bad") throw changed(rel);
+    const file = Deno.openSync(r.abs, { read: true });
+    try {
+      const opened = file.statSync();
+      this.#checkIdentity(rel, r.info, opened);
+      if (!this.#openedInside(guard, state, r.abs, opened)) throw changed(rel);
+      return { file, size: opened.size, rel: r.rel, abs: r.abs };
+    } catch (e) {
+      file.close();
+      throw e;
+    }
+  }
+
   /** An identity-checked handle for streaming reads; the caller closes it. */
   async openFile(
     rel: string,
