@@ -13,13 +13,7 @@
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import { type ContentOptions, separatesFiles } from "./content_lines.ts";
 import type { PatternSpec } from "./pattern.ts";
-import type {
-  Candidates,
-  FileResult,
-  FromWorker,
-  GrepMode,
-  SkippedFile,
-} from "./protocol.ts";
+import type { Candidates, FileResult, FromWorker, GrepMode, SkippedFile } from "./protocol.ts";
 import type { Job, JobContext, SearchPool } from "./pool.ts";
 
 const BATCH = 128;

@@ -30,13 +30,13 @@ import {
   type FileResult,
   type FromWorker,
   type GlobbedFile,
-  type SkippedFile,
   type ListEntry,
   type ListMessage,
   PHASE_READ,
   PHASE_REGEX,
   PHASE_WALK,
   type SearchMessage,
+  type SkippedFile,
   type ToWorker,
   type WalkMessage,
 } from "./protocol.ts";
@@ -351,7 +351,9 @@ function search(message: SearchMessage): void {
       let result: FileResult | null = null;
       let read = false;
       const pieces = message.pieces?.[i];
-      if (state === "ok" && pieces && !collect && !message.spec.multiline && boundedPieces(pieces)) {
+      if (
+        state === "ok" && pieces && !collect && !message.spec.multiline && boundedPieces(pieces)
+      ) {
         // The index says only these pieces can match (while the file is unchanged).
         const parts = ws.readRangesSync(
           abs,
