@@ -8,6 +8,7 @@ import { search } from "../search/search.ts";
 import { contentOutput } from "../search/content_lines.ts";
 import type { GrepMode, SkippedFile } from "../search/protocol.ts";
 import { MAX_HOLD_BYTES } from "../search/stream_scan.ts";
+import { limitText } from "../byte_sizes.ts";
 import { recordContentLines } from "./shown_lines.ts";
 
 const MODES: GrepMode[] = ["files_with_matches", "content", "count"];
@@ -105,19 +106,14 @@ async function firstNul(ctx: ToolContext, rel: string): Promise<number> {
   }
 }
 
-function formatBytes(bytes: number): string {
-  const mib = bytes / (1024 * 1024);
-  return `${mib >= 10 ? Math.round(mib) : mib.toFixed(1).replace(/\.0$/, "")} MiB`;
-}
-
 /** Why a file named alone was not searched: it would hold more than MAX_HOLD_BYTES at once. */
 function tooLargeToSearch(skipped: SkippedFile): ToolError {
   const { path, reason: why, size } = skipped;
-  const limit = formatBytes(MAX_HOLD_BYTES);
+  const limit = limitText(MAX_HOLD_BYTES);
   return new ToolError(
     why === "multiline"
       ? `Cannot search ${JSON.stringify(path)} with a multiline pattern: it is ${
-        formatBytes(size)
+        limitText(size)
       } and a multiline search holds the whole file, at most ${limit}; search it without multiline`
       : `Cannot search ${
         JSON.stringify(path)

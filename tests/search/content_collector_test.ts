@@ -3,8 +3,8 @@ import {
   ContentCollector,
   contentLines,
   type ContentOptions,
-  cutLine,
 } from "../../lib/search/content_lines.ts";
+import { cutLine } from "../../lib/read/long_lines.ts";
 
 /** ripgrep's layout over a whole text, written plainly (the reference for both forms). */
 function reference(text: string, matched: number[], options: ContentOptions): string[] {
