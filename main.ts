@@ -5,6 +5,7 @@
 
 import denoJson from "./deno.json" with { type: "json" };
 import { parseArgs, usage } from "./lib/cli/args.ts";
+import { TOOL_GROUPS } from "./lib/cli/tool_selection.ts";
 import { revokeUnused } from "./lib/cli/permissions.ts";
 import { chooseCacheDir } from "./lib/index/cache_dir.ts";
 import { type CacheWriterHandle, startCacheWriter } from "./lib/index/cache_owner.ts";
@@ -64,11 +65,15 @@ async function main(): Promise<number> {
 
   // What this session offers decides what it may do: the rest is given up before any feature
   // (or library) loads.
-  const git = detectGit(choice.root, { enabled: config.git });
+  // --tools that leave out every git tool (or every tool that writes) need no git (or write).
+  const chosen = config.tools;
+  const wants = (names: readonly string[]) => chosen === null || names.some((n) => chosen.has(n));
+  const git = detectGit(choice.root, { enabled: config.git && wants(TOOL_GROUPS.git) });
   const available: ToolAvailability = {
-    write: config.write && choice.root !== null,
+    write: config.write && choice.root !== null && wants([...TOOL_GROUPS.edit, "rename_symbol"]),
     git: git.ok,
     gitTarget: git.ok ? git.target : null,
+    selected: chosen,
   };
   // The index cache: its folder is made and its writer (the only code that may write in a
   // read-only session, and only there) started while the launch permissions still hold.

@@ -25,6 +25,8 @@ export interface Config {
   /** False with --no-git: no git tools, and the process gives up its permission to run git. */
   git: boolean;
   logLevel: LogLevel;
+  /** --tools: the tool names this session may offer (null: every tool). */
+  tools: ReadonlySet<string> | null;
   /** --no-index: grep always scans every file (no trigram index). */
   noIndex: boolean;
   /** --index-max-mib: memory cap of the trigram index (default 256 MiB). */
@@ -51,6 +53,7 @@ export function defaultConfig(): Config {
     write: false,
     git: true,
     logLevel: "info",
+    tools: null,
     noIndex: false,
     indexMaxMib: 256,
     cacheDir: null,

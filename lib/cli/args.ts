@@ -5,6 +5,7 @@
 
 import { type Config, defaultConfig, MIB } from "../config.ts";
 import { LOG_LEVELS, type LogLevel } from "../log.ts";
+import { selectTools, TOOL_GROUPS, TOOL_NAMES } from "./tool_selection.ts";
 
 export type Parsed =
   | { kind: "run"; config: Config }
@@ -25,7 +26,8 @@ type Flag =
   | { name: string; help: string; kind: "number"; key: NumberKey; min: number; arg: "N" }
   | { name: "--root"; help: string; kind: "root"; arg: "DIR" }
   | { name: "--cache-dir"; help: string; kind: "cache-dir"; arg: "DIR" }
-  | { name: "--log-level"; help: string; kind: "log-level"; arg: "LEVEL" };
+  | { name: "--log-level"; help: string; kind: "log-level"; arg: "LEVEL" }
+  | { name: "--tools"; help: string; kind: "tools"; arg: "LIST" };
 
 const defaults = defaultConfig();
 
@@ -141,6 +143,14 @@ export const FLAGS: readonly Flag[] = [
     help: "keep the index in memory only: nothing is written anywhere",
   },
   {
+    name: "--tools",
+    kind: "tools",
+    arg: "LIST",
+    help: "offer only these tools (default: all): comma-separated names or groups " +
+      Object.entries(TOOL_GROUPS).map(([group, names]) => `${group} (${names.join(", ")})`)
+        .join(", "),
+  },
+  {
     name: "--log-level",
     kind: "log-level",
     arg: "LEVEL",
@@ -220,6 +230,18 @@ export function parseArgs(args: readonly string[]): Parsed {
         return { kind: "error", message: "--cache-dir needs a folder" };
       }
       config.cacheDir = value;
+    } else if (flag.kind === "tools") {
+      const chosen = selectTools(value ?? "");
+      if ("unknown" in chosen) {
+        return {
+          kind: "error",
+          message: `--tools: unknown tool or group "${chosen.unknown}"; use names (${
+            TOOL_NAMES.join(", ")
+          }) or groups (${Object.keys(TOOL_GROUPS).join(", ")})`,
+        };
+      }
+      if (chosen.names.size === 0) return { kind: "error", message: "--tools needs a list" };
+      config.tools = chosen.names;
     } else if (flag.kind === "log-level") {
       if (!LOG_LEVELS.includes(value as LogLevel)) {
         return {

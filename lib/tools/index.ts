@@ -32,6 +32,8 @@ export interface ToolAvailability {
   git: boolean;
   /** Where the git tools run (lib/git/availability.ts), when `git` is true. */
   gitTarget?: GitTarget | null;
+  /** --tools: the names this session may offer (null or absent: all). */
+  selected?: ReadonlySet<string> | null;
 }
 
 export interface ToolEntry {
@@ -65,5 +67,8 @@ export const TOOL_TABLE: readonly ToolEntry[] = [
 
 /** The tools one session offers. */
 export function toolsFor(available: ToolAvailability): Tool[] {
-  return TOOL_TABLE.filter((entry) => entry.when?.(available) ?? true).map((entry) => entry.tool);
+  const chosen = available.selected ?? null;
+  return TOOL_TABLE.filter((entry) =>
+    (entry.when?.(available) ?? true) && (chosen === null || chosen.has(entry.tool.name))
+  ).map((entry) => entry.tool);
 }
