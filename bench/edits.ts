@@ -43,7 +43,7 @@ const text = lines.join("\n") + "\n";
 await Deno.writeTextFile(`${root}/src/big.ts`, text);
 const size = (await Deno.stat(`${root}/src/big.ts`)).size;
 
-const ws = await Workspace.open({ root, noIgnore: false, allowSecrets: false });
+const ws = Workspace.openSync({ root, noIgnore: false, allowSecrets: false });
 const edits = new EditSession();
 await loadDiffLibrary();
 {

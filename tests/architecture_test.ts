@@ -140,3 +140,54 @@ Deno.test("architecture: lib/git/runner.ts is the only code in lib/ that starts 
   );
   assert.deepEqual(spawners, ["lib/git/runner.ts"]);
 });
+
+/** File-system calls by path (reads, stats, real paths, listings, writes, watchers). */
+const FS_CALL =
+  /\bDeno\.(?:stat|lstat|open|readFile|readTextFile|realPath|readDir|readLink|watchFs|writeFile|writeTextFile|remove|rename|mkdir|makeTempDir|makeTempFile|truncate|chmod|create|copyFile|link|symlink|utime)(?:Sync)?\b/;
+
+/**
+ * Code outside lib/workspace/ that may touch the disk by path, each with the reason: it owns
+ * state other than the served files, or it changes served files after the workspace's checks.
+ * Everything else asks the workspace (resolve, kind, stamp, containsReal, readFile, openFile,
+ * walk), which is the only code that decides what is served.
+ */
+const FS_ALLOWED: Record<string, string> = {
+  "lib/edits/atomic_write.ts": "writes a temp file beside a checked target and renames it over",
+  "lib/edits/batch_write.ts": "re-checks the identity of targets write_target.ts checked",
+  "lib/edits/file_moves.ts": "deletes and moves files write_target.ts checked",
+  "lib/edits/operations.ts": "re-checks a target's identity right before its atomic write",
+  "lib/edits/stale_temps.ts": "removes the server's own temp files left by a crash",
+  "lib/git/availability.ts": "finds the git binary and reads .git (git's state, not served)",
+  "lib/git/config_guard.ts": "stats git's config files (git's state, not served)",
+  "lib/index/cache_dir.ts": "makes the index's own cache folder",
+  "lib/index/cache_writer.ts": "writes the index's own cache files",
+  "lib/index/index_store.ts": "reads and lists the index's own cache files",
+  "lib/index/stored_shard.ts": "reads the index's own cache files",
+  "lib/index/worker.ts": "watches the tree and stats indexed files for freshness (no content)",
+  "lib/semantic/type_files.ts": "reads TypeScript's own lib .d.ts files from its npm package",
+  "lib/semantic/worker.ts": "watches the tree to drop stale programs (no content)",
+  "lib/symbols/parser_worker.ts": "loads its own grammar .wasm files (lib/symbols/grammars)",
+};
+
+/** The lines of `text` that call the file system, comments left out. */
+function fsCalls(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+  return code.split("\n").filter((line) => FS_CALL.test(line)).map((line) => line.trim());
+}
+
+Deno.test("architecture: only lib/workspace/ touches served paths on disk (and the allow-list)", () => {
+  const hits: string[] = [];
+  for (const file of sourceFiles("lib")) {
+    if (file.startsWith("lib/workspace/") || Object.hasOwn(FS_ALLOWED, file)) continue;
+    for (const line of fsCalls(Deno.readTextFileSync(`${ROOT}${file}`))) {
+      hits.push(`${file}: ${line}`);
+    }
+  }
+  assert.deepEqual(hits, []);
+});
+
+Deno.test("architecture: the file-system call finder sees a call and skips comments", () => {
+  assert.deepEqual(fsCalls("const i = Deno.statSync(p);\n// Deno.readFile(x)\n/* Deno.open */"), [
+    "const i = Deno.statSync(p);",
+  ]);
+});

@@ -8,7 +8,8 @@
 import { joinRoot } from "../workspace/names.ts";
 import { FolderGuard, FRESH_MS, isUnder, sleepSync } from "../workspace/folder_guard.ts";
 import { log } from "../log.ts";
-import { readFullySync, Workspace, type WorkspaceOptions } from "../workspace/workspace.ts";
+import { readFullySync, type Workspace } from "../workspace/workspace.ts";
+import { forgetWorkspaces, workspaceFor } from "../workspace/worker_workspaces.ts";
 import { forgetListings } from "../workspace/walk.ts";
 import { scopeFilter } from "./scope.ts";
 import { createMatcher, type Matcher } from "./matcher.ts";
@@ -45,7 +46,6 @@ let ints: Int32Array<ArrayBufferLike> = new Int32Array(new SharedArrayBuffer(CTL
 let stamps: Float64Array<ArrayBufferLike> = new Float64Array(1);
 let slot = 0;
 
-const workspaces = new Map<string, Workspace>();
 let matcherKey = "";
 let matcher: Matcher | null = null;
 
@@ -57,27 +57,8 @@ function current(job: number): boolean {
   return Atomics.load(ints, CTL_JOB) === job;
 }
 
-function workspaceFor(options: WorkspaceOptions): Workspace {
-  const key = JSON.stringify(options);
-  let ws = workspaces.get(key);
-  if (ws === undefined) {
-    ws = Workspace.openSync(options);
-    if (workspaces.size > 8) workspaces.clear();
-    workspaces.set(key, ws);
-  }
-  return ws;
-}
-
 function relativeTo(base: string, rel: string): string {
   return base === "" ? rel : rel.slice(base.length + 1);
-}
-
-function mtimeOf(abs: string): number | null {
-  try {
-    return Deno.statSync(abs).mtime?.getTime() ?? 0;
-  } catch {
-    return null;
-  }
 }
 
 /** Marks this slot as walking for `job`: its stamp then times each step (PHASE_WALK). */
@@ -106,7 +87,7 @@ function walk(message: WalkMessage): void {
     if ((++walked & 255) === 0 && !current(message.job)) return;
     if (!inScope(entry.rel)) continue;
     if (glob) {
-      const mtimeMs = mtimeOf(entry.abs);
+      const mtimeMs = ws.walkedMtime(entry.abs);
       if (mtimeMs === null) continue; // vanished since the walk saw it
       globbed.push({ rel: entry.rel, mtimeMs });
       if (globbed.length >= 4096) {
@@ -471,7 +452,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
     return;
   }
   if (message.t === "forget") {
-    workspaces.clear();
+    forgetWorkspaces();
     forgetListings();
     return;
   }

@@ -6,7 +6,8 @@
  */
 /// <reference lib="deno.worker" />
 import { Language, Parser } from "web-tree-sitter";
-import { Workspace, type WorkspaceOptions } from "../workspace/workspace.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { workspaceFor } from "../workspace/worker_workspaces.ts";
 import { readFullySync } from "../workspace/workspace.ts";
 import { cutLine } from "../read/long_lines.ts";
 import { extractSymbols } from "./extract.ts";
@@ -38,7 +39,6 @@ let memory: WebAssembly.Memory | null = null;
 let broken = false;
 const PAGE = 65536;
 const languages = new Map<LanguageId, Language>();
-const workspaces = new Map<string, Workspace>();
 let queue: Promise<void> = Promise.resolve();
 
 function post(message: FromParser): void {
@@ -77,17 +77,6 @@ async function parserFor(id: LanguageId, heapCapBytes: number): Promise<Parser> 
   }
   parser.setLanguage(language);
   return parser;
-}
-
-function workspaceFor(options: WorkspaceOptions): Workspace {
-  const key = JSON.stringify(options);
-  let ws = workspaces.get(key);
-  if (ws === undefined) {
-    ws = Workspace.openSync(options);
-    if (workspaces.size > 8) workspaces.clear();
-    workspaces.set(key, ws);
-  }
-  return ws;
 }
 
 async function handle(message: ParseRequest): Promise<void> {

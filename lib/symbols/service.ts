@@ -2,7 +2,6 @@
  * The symbol service of a session: parsed symbols per file from the cache or the parser workers,
  * and a name's occurrences. Nothing of tree-sitter loads until the first call.
  */
-import { joinRoot } from "../workspace/names.ts";
 import type { WorkQueue } from "../work_queue.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { SymbolCache } from "./cache.ts";
@@ -88,7 +87,7 @@ export class SymbolService {
     const out = new Map<string, FileOutcome>();
     const misses: Array<{ path: string; size: number }> = [];
     for (const path of paths) {
-      const info = statOf(ws, path);
+      const info = ws.stamp(path);
       if (info !== null) {
         if (info.size > options.maxBytes) {
           out.set(path, { ok: false, reason: "too-large", size: info.size });
@@ -135,7 +134,7 @@ export class SymbolService {
     const sized: Array<{ path: string; size: number }> = [];
     const out: ParsedFile[] = [];
     for (const path of paths) {
-      const info = statOf(ws, path);
+      const info = ws.stamp(path);
       if (info !== null && info.size > options.maxBytes) {
         out.push({ path, ok: false, reason: "too-large", size: info.size });
       } else sized.push({ path, size: info?.size ?? 0 });
@@ -179,15 +178,6 @@ export class SymbolService {
 
 function cacheKey(ws: Workspace, path: string): string {
   return `${ws.root}\0${path}`;
-}
-
-function statOf(ws: Workspace, path: string): { size: number; mtimeMs: number } | null {
-  try {
-    const info = Deno.statSync(joinRoot(ws.root, path));
-    return { size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
-  } catch {
-    return null;
-  }
 }
 
 function batches(files: Array<{ path: string; size: number }>): string[][] {

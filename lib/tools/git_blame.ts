@@ -8,7 +8,7 @@ import { isSecretPath, SECRET_WITHHELD } from "../git/names.ts";
 import { gitPath } from "../git/pathspec.ts";
 import { resolveRevision } from "../git/revision.ts";
 import { GitError, type GitRunner } from "../git/runner.ts";
-import { relativeUnder } from "../workspace/names.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { recordShownLines } from "./shown_lines.ts";
 
 const DEFAULT_LIMIT = 200;
@@ -74,7 +74,11 @@ const outputSchema = {
 };
 
 /** Refuses blame when the repository names an ignore-revs file outside the root. */
-async function checkIgnoreRevs(git: GitRunner, signal: AbortSignal): Promise<void> {
+async function checkIgnoreRevs(
+  git: GitRunner,
+  ws: Workspace,
+  signal: AbortSignal,
+): Promise<void> {
   const root = git.target.root;
   for (const file of await git.ignoreRevsFiles(signal)) {
     const abs = file.startsWith("/")
@@ -82,13 +86,8 @@ async function checkIgnoreRevs(git: GitRunner, signal: AbortSignal): Promise<voi
       : file.startsWith("~")
       ? "/nonexistent"
       : `${root}/${file}`;
-    let real: string | null;
-    try {
-      real = Deno.realPathSync(abs);
-    } catch {
-      real = null; // missing: git reports it
-    }
-    if (real === null ? relativeUnder(abs, root) === null : relativeUnder(real, root) === null) {
+    // A missing file is judged as written: git reports it.
+    if (!ws.containsReal(abs)) {
       throw new ToolError(
         "git_blame is refused in this repository: its config sets blame.ignoreRevsFile to " +
           `${JSON.stringify(file)}, outside the workspace`,
@@ -154,7 +153,7 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
   const useIgnoreRevs = input.ignore_revs !== false;
   const ignoreFile = useIgnoreRevs ? await ignoreRevsFile(ctx) : null;
   const blamed = await withGit(ctx, async (git) => {
-    await checkIgnoreRevs(git, ctx.signal);
+    await checkIgnoreRevs(git, ctx.workspace, ctx.signal);
     const oid = revision === null
       ? null
       : await resolveRevision(git, revision, { signal: ctx.signal });

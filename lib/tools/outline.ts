@@ -74,10 +74,10 @@ function entrySize(flat: FlatSymbol): EntrySize {
 
 async function run(input: OutlineInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const { rel, abs } = ws.resolve(fileArgument(input, "outline"));
+  const { rel } = ws.resolve(fileArgument(input, "outline"));
   let isDir = false;
   try {
-    isDir = Deno.statSync(abs).isDirectory;
+    isDir = ws.kind(rel) === "folder";
   } catch {
     // vanished: the parse reports it
   }

@@ -100,7 +100,7 @@ export class Workspace {
   readonly #rootId: { dev: number; ino: number | null };
   readonly #dirs = new Map<string, { real: string; dev: number; ino: number | null; at: number }>();
 
-  /** Use `open` or `openSync`: they take the real path of the root and check it. */
+  /** Use `openSync`: it takes the real path of the root and checks it. */
   constructor(realRoot: string, options: WorkspaceOptions) {
     this.root = realRoot;
     const alias = options.alias !== undefined && options.alias !== realRoot ? options.alias : null;
@@ -120,20 +120,6 @@ export class Workspace {
     };
     const info = statOrNull(realRoot);
     this.#rootId = { dev: info?.dev ?? -1, ino: info?.ino ?? null };
-  }
-
-  static async open(options: WorkspaceOptions): Promise<Workspace> {
-    const given = Workspace.#given(options);
-    let real: string;
-    let info: Deno.FileInfo;
-    try {
-      real = await Deno.realPath(given);
-      info = await Deno.stat(real);
-    } catch (e) {
-      throw rootError(options.root, e);
-    }
-    if (!info.isDirectory) throw refuse("invalid-path", options.root, "serve", "not a folder");
-    return new Workspace(real, { ...options, alias: options.alias ?? given });
   }
 
   static openSync(options: WorkspaceOptions): Workspace {
@@ -188,6 +174,36 @@ export class Workspace {
     if (r.info.isDirectory) return "folder";
     if (!r.info.isFile) throw refuse("not-a-file", input, "read");
     return "file";
+  }
+
+  /**
+   * True when `abs` (an absolute path something else names, such as a repository's config)
+   * lies inside the real root once its symlinks are followed; a missing path is judged as
+   * written.
+   */
+  containsReal(abs: string): boolean {
+    let real: string;
+    try {
+      real = Deno.realPathSync(abs);
+    } catch {
+      real = abs;
+    }
+    return relativeUnder(real, this.root) !== null;
+  }
+
+  /**
+   * Size and modification time of the served path `rel`, or null when it is gone: a cache's
+   * key (the symbol cache). No guard is applied here; the read that follows applies them all.
+   */
+  stamp(rel: string): { size: number; mtimeMs: number } | null {
+    const info = statOrNull(joinRoot(this.root, rel));
+    return info === null ? null : { size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+  }
+
+  /** Modification time of a file a walk just yielded (its `abs`), or null when it is gone. */
+  walkedMtime(abs: string): number | null {
+    const info = statOrNull(abs);
+    return info === null ? null : info.mtime?.getTime() ?? 0;
   }
 
   /** True when the ignore rules exclude `rel` (or a folder on its way); false with --no-ignore. */

@@ -136,8 +136,8 @@ export function hasGit(): boolean {
 }
 
 /** A tool harness (tests/tools/helpers.ts) on a repository: its workspace and a git session. */
-export async function gitHarness(repo: Repo, config: Partial<Config> = {}): Promise<Harness> {
-  const ws = await Workspace.open({
+export function gitHarness(repo: Repo, config: Partial<Config> = {}): Promise<Harness> {
+  const ws = Workspace.openSync({
     root: repo.root,
     noIgnore: false,
     allowSecrets: config.allowSecrets ?? false,
@@ -152,7 +152,7 @@ export async function gitHarness(repo: Repo, config: Partial<Config> = {}): Prom
     config: { ...defaultConfig(), root: repo.root, ...config },
     session: new Session({ git: found.target }),
   };
-  return { root: repo.root, ws, ctx, progress: [], controller };
+  return Promise.resolve({ root: repo.root, ws, ctx, progress: [], controller });
 }
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3]);

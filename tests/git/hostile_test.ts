@@ -263,19 +263,19 @@ repoTest("git hostile: pathspec magic is literal text", async (repo) => {
   const magic = ":(glob)**/.en[v]";
   const seen = naive(repo.root, ["log", "-p", "--", magic]).stdout;
   assert.match(seen, /hunter2/, "naive git log -p matched .env through pathspec magic");
-  const ws = await Workspace.open({ root: repo.root, noIgnore: false, allowSecrets: false });
+  const ws = Workspace.openSync({ root: repo.root, noIgnore: false, allowSecrets: false });
   const rel = gitPath(ws, magic);
   const out = await run(runnerFor(repo.root), ["log", "-p", "--no-ext-diff", "--", rel]);
   assert.equal(out, "");
 });
 
-repoTest("git hostile: .. and absolute paths outside the root are refused", async (repo) => {
+repoTest("git hostile: .. and absolute paths outside the root are refused", (repo) => {
   Deno.writeTextFileSync(`${repo.base}/outside.txt`, "OUTSIDE CONTENT\n");
   const up = naive(repo.root, ["diff", "../outside.txt", "a.txt"]).stdout;
   assert.match(up, /OUTSIDE CONTENT/, "naive git diff read a .. path outside the repository");
   const abs = naive(repo.root, ["diff", `${repo.base}/outside.txt`, "a.txt"]).stdout;
   assert.match(abs, /OUTSIDE CONTENT/, "naive git diff read an absolute path outside");
-  const ws = await Workspace.open({ root: repo.root, noIgnore: false, allowSecrets: false });
+  const ws = Workspace.openSync({ root: repo.root, noIgnore: false, allowSecrets: false });
   assert.throws(() => gitPath(ws, "../outside.txt"), /outside the workspace/);
   assert.throws(() => gitPath(ws, `${repo.base}/outside.txt`), /outside the workspace/);
   assert.throws(() => gitPath(ws, ".git/config"), /\.git folder is not served/);

@@ -28,7 +28,7 @@ export async function harness(
   config: Partial<Config> = {},
 ): Promise<Harness> {
   const root = await makeTree(files);
-  const ws = await Workspace.open({
+  const ws = Workspace.openSync({
     root,
     noIgnore: config.noIgnore ?? false,
     allowSecrets: config.allowSecrets ?? false,

@@ -248,11 +248,11 @@ Deno.test("workspace.resolve: error messages quote the input in one sentence", a
   }
 });
 
-Deno.test("Workspace.open: takes the real path of the root and keeps options cloneable", async () => {
+Deno.test("Workspace.openSync: takes the real path of the root and keeps options cloneable", async () => {
   const t = await makeTree({ "a.txt": "x" });
   try {
     await Deno.symlink(t.root, `${t.base}/link`);
-    const ws = await Workspace.open({
+    const ws = Workspace.openSync({
       root: `${t.base}/link`,
       noIgnore: false,
       allowSecrets: true,
@@ -268,11 +268,11 @@ Deno.test("Workspace.open: takes the real path of the root and keeps options clo
   }
 });
 
-Deno.test("Workspace.open: refuses a missing root and a file as root", async () => {
+Deno.test("Workspace.openSync: refuses a missing root and a file as root", async () => {
   const t = await makeTree({ "a.txt": "x" });
   try {
-    await assert.rejects(
-      Workspace.open({ root: `${t.root}/nope`, noIgnore: false, allowSecrets: false }),
+    assert.throws(
+      () => Workspace.openSync({ root: `${t.root}/nope`, noIgnore: false, allowSecrets: false }),
       WorkspaceError,
     );
     assert.throws(
