@@ -8,6 +8,8 @@ const INIT = {
   clientInfo: { name: "semantic-test", version: "1" },
 };
 
+const CALL_TIMEOUT_MS = 180_000;
+
 export interface Called {
   isError: boolean;
   text: string;
@@ -30,10 +32,16 @@ export class SemanticServer {
   }
 
   async call(name: string, args: Record<string, unknown>): Promise<Called> {
-    const answer = await this.process.request(this.#next++, "tools/call", {
-      name,
-      arguments: args,
-    });
+    return await this.request("tools/call", { name, arguments: args });
+  }
+
+  /** A request answered within CALL_TIMEOUT_MS (a first call builds a program). */
+  async request(method: string, params: Record<string, unknown>): Promise<Called> {
+    const id = this.#next++;
+    await this.process.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    const answer = JSON.parse(
+      await this.process.readUntil((l) => JSON.parse(l).id === id, CALL_TIMEOUT_MS),
+    );
     const result = answer.result as {
       content: { text: string }[];
       structuredContent?: Record<string, unknown>;

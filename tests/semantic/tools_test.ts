@@ -128,21 +128,17 @@ Deno.test("semantic tools: diagnostics of one file or one folder, paged, with pr
   );
   const server = await SemanticServer.start(root);
   try {
-    const answer = await server.process.request(1000, "tools/call", {
+    const answer = await server.request("tools/call", {
       name: "diagnostics",
       arguments: { path: "src/more.ts" },
       _meta: { progressToken: "p" },
     });
-    const result = answer.result as {
-      content: { text: string }[];
-      structuredContent: Record<string, unknown>;
-    };
     assert.equal(
-      result.content[0].text,
+      answer.text,
       "src/more.ts:1:14: error TS2322: Type 'number' is not assignable to type 'string'.\n" +
         "src/more.ts:2:14: error TS2322: Type 'string' is not assignable to type 'number'.",
     );
-    assert.equal(result.structuredContent.files_checked, 1);
+    assert.equal(answer.structured.files_checked, 1);
     const progress = server.process.raw.split("\n").filter((l) =>
       l.includes("notifications/progress")
     );
