@@ -15,6 +15,7 @@ import { NO_WORKSPACE } from "../workspace/root.ts";
 import { mebibytes, MESSAGE_CAP_BYTES, utf8Length } from "../message_size.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { didYouMean } from "../workspace/suggest.ts";
+import { fsFailureSentence } from "../workspace/fs_errors.ts";
 import { type ArgumentCheck, argumentChecker } from "./arguments.ts";
 
 export interface ToolDeps {
@@ -131,8 +132,9 @@ async function callTool(
 /**
  * Checks the arguments (an isError result saying what to fix), fills the schema's defaults and
  * runs the tool. The only place where errors become isError results: what a tool throws for the
- * model (ToolError) or what the workspace refused (WorkspaceError). Anything else is a bug and
- * reaches the client as Internal error.
+ * model (ToolError), what the workspace refused (WorkspaceError), and what the file system
+ * refused (an errno, fs_errors.ts). Anything else is a bug and reaches the client as Internal
+ * error.
  */
 export async function invokeTool(
   tool: Tool,
@@ -151,6 +153,11 @@ export async function invokeTool(
     }
     if (error instanceof ToolError || error instanceof WorkspaceError) {
       return toolError(error.message);
+    }
+    if (error instanceof Error) {
+      // A file-system failure (ENAMETOOLONG, ENOSPC, EXDEV...): one sentence, never -32603.
+      const sentence = fsFailureSentence(tool.name, error, { root: ctx.workspace.root, args });
+      if (sentence !== null) return toolError(sentence);
     }
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
       // A pathological argument (30,000 nested regex groups) ran some code out of stack.

@@ -263,7 +263,9 @@ export class SearchPool {
       this.#onMessage = (slot, message) => {
         if (done) return;
         if (message.t === "failed") {
-          job.fail(new Error(message.message));
+          const failure = new Error(message.message);
+          if (message.code !== undefined) Object.assign(failure, { code: message.code });
+          job.fail(failure);
           return;
         }
         if ("job" in message && message.job !== id) return;

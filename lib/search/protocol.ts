@@ -148,5 +148,6 @@ export type FromWorker =
     skipped?: SkippedFile[];
   }
   | { t: "listed"; job: number; entries: ListEntry[] }
-  | { t: "failed"; job: number; message: string }
+  /** `code`: the errno of a file-system failure (fs_errors.ts), when it was one. */
+  | { t: "failed"; job: number; message: string; code?: string }
   | { t: "ready" };

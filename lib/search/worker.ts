@@ -464,7 +464,12 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
   } catch (error) {
     stamps[slot] = 0;
     const text = error instanceof Error ? error.message : String(error);
-    post({ t: "failed", job: message.job, message: text });
+    const code = (error as { code?: unknown } | null)?.code;
+    post(
+      typeof code === "string"
+        ? { t: "failed", job: message.job, message: text, code }
+        : { t: "failed", job: message.job, message: text },
+    );
   } finally {
     // Idle: a stale stamp would let the watchdog kill this worker during a later job.
     stamps[slot] = 0;

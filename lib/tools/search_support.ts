@@ -2,6 +2,7 @@
 import { ToolError } from "./tool.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { JobAbortedError, ScanTimeoutError } from "../search/pool.ts";
+import { fsErrorReason } from "../workspace/fs_errors.ts";
 import {
   resolveScope,
   type ScopeArguments,
@@ -40,6 +41,8 @@ export function searchFailure(error: unknown, pattern: string, timeoutMs: number
     );
   }
   if (error instanceof JobAbortedError) return new ToolError("The search was cancelled");
+  const reason = fsErrorReason(error);
+  if (reason !== null) return new ToolError(`Search failed: ${reason}`);
   const message = error instanceof Error ? error.message : String(error);
   if (/call stack/i.test(message)) {
     // 30,000 nested groups run the regex compiler out of stack: say so in words that fit.
