@@ -100,7 +100,7 @@ function describe(toolName: string, schema: JsonSchema, errors: AjvError[]): str
 const MAX_NAMED = 10;
 
 /**
- * Bounds checked before the validator runs (README.md, "Limits"): tool arguments are small
+ * Bounds checked before the validator runs (docs/limits.md): tool arguments are small
  * objects, and a million keys or a deep nest would otherwise stall the main thread.
  */
 export const MAX_ARGUMENT_KEYS = 64;

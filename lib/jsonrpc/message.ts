@@ -22,8 +22,7 @@ function isId(value: unknown): value is Id {
 
 /**
  * Lines longer than this are scanned before parsing: JSON.parse needs seconds for a million keys
- * (2.6 s measured) or ten million nested arrays (10 s), all on the main thread (README.md,
- * "Limits"); 250,000 levels parse in about 0.25 s.
+ * (2.6 s measured) or ten million nested arrays (10 s), all on the main thread (docs/limits.md); 250,000 levels parse in about 0.25 s.
  */
 const SCAN_FROM_CHARS = 64 * 1024;
 export const MAX_MESSAGE_KEYS = 100_000;

@@ -20,7 +20,7 @@ interface CompiledGlob {
   set: GlobSet;
 }
 
-/** Longest glob accepted, and the most patterns its braces may expand to (README.md, "Limits"). */
+/** Longest glob accepted, and the most patterns its braces may expand to (docs/limits.md). */
 export const MAX_GLOB_LENGTH = 4096;
 export const MAX_BRACE_EXPANSION = 256;
 

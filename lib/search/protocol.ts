@@ -15,7 +15,7 @@ export const CTL_SCANNED = 2; // files scanned, for progress
 /** Per worker slot: Int32 [job, batch, file index, phase] at CTL_SLOT + 4 * slot. */
 export const CTL_SLOT = 4;
 export const CTL_INTS = 16;
-/** What a slot's stamp times (README.md, "Limits"): each phase has its own deadline. */
+/** What a slot's stamp times (docs/limits.md): each phase has its own deadline. */
 export const PHASE_READ = 0; // opening and reading a file (a FIFO swapped in, a stalled disk)
 export const PHASE_REGEX = 1; // one regex scan of one chunk: the regex timeout
 export const PHASE_WALK = 2; // listing folders: stamped on every step, so only a stall counts

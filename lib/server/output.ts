@@ -8,8 +8,7 @@ export interface ByteSink {
  * are encoded one after the other into one reusable buffer (never joined into one string) and
  * written as one write of at most BATCH_BYTES, or alone when bigger. Writes never overlap, so a
  * message is never interleaved with or split by another. `pendingChars` tells the reader how
- * much waits, so it can stop taking requests while the client does not read (README.md,
- * "Limits").
+ * much waits, so it can stop taking requests while the client does not read (docs/limits.md).
  */
 
 const encoder = new TextEncoder();

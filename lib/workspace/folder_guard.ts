@@ -1,6 +1,5 @@
 /**
- * The identity guard for the folders on a path (docs/workspace.md, "Confinement" 3; README.md,
- * "Limits"). Deno has no openat or O_NOFOLLOW, so a folder on the path of an open can be swapped
+ * The identity guard for the folders on a path (docs/workspace.md, "Confinement" 3; docs/limits.md). Deno has no openat or O_NOFOLLOW, so a folder on the path of an open can be swapped
  * for a symlink to the outside between any check and the open. Swapping a folder for a link
  * means renaming or removing an entry of its parent, which changes the parent's mtime; so:
  *

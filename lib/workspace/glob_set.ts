@@ -1,6 +1,6 @@
 /**
  * A set of globs compiled to one automaton that cannot backtrack: matching a path costs its
- * length times the states alive at once, whatever the patterns (README.md, "Limits"). A
+ * length times the states alive at once, whatever the patterns (docs/limits.md). A
  * backtracking regex for `*a*a*a*a*a*a*a*a*a*a*a*c` against a name of 100 `a`s never ends.
  *
  * Patterns arrive as token lists from a dialect parser (ripgrep `-g` globs in

@@ -39,7 +39,7 @@ export interface IgnorePresence {
 }
 
 /**
- * Bounds of one ignore file (README.md, "Limits"). A file over them, or one that cannot be read,
+ * Bounds of one ignore file (docs/limits.md). A file over them, or one that cannot be read,
  * fails closed: it hides everything it governs, with a note on stderr.
  */
 export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;

@@ -63,7 +63,7 @@ export interface WalkOptions {
   onTemp?: (folderReal: string, name: string) => void;
 }
 
-/** A real folder is entered through folder links at most this often per walk (README.md, "Limits"). */
+/** A real folder is entered through folder links at most this often per walk (docs/limits.md). */
 export const MAX_LINKED_ENTRIES = 16;
 
 interface Resolved {

@@ -1,6 +1,6 @@
 /**
  * Hostile repositories and arguments (issue 8) through the real process: every case keeps `ping`
- * answered and the process ends on EOF (watchdog.ts), and gives the answer README.md's "Limits"
+ * answered and the process ends on EOF (watchdog.ts), and gives the answer docs/limits.md
  * section describes.
  */
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
 /**
  * One huge file in the root (issue 8, defect 5): large files are streamed (binary decided on the
  * first chunk), memory stays bounded, and the regex timeout times the regex only, so a slow read
- * or a big file never ends a search with "simplify the pattern" (README.md, "Limits").
+ * or a big file never ends a search with "simplify the pattern" (docs/limits.md).
  */
 import assert from "node:assert/strict";
 import { call, exitsOnEof, started, whilePinged } from "./watchdog.ts";

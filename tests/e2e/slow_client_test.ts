@@ -1,7 +1,7 @@
 /**
  * A client that reads slowly (issue 8, defect 2): answers are written one message at a time and
  * the server stops taking requests while its output waits, so memory stays bounded and no answer
- * is lost (README.md, "Limits").
+ * is lost (docs/limits.md).
  */
 import assert from "node:assert/strict";
 import { INIT } from "../helpers/memory_session.ts";

@@ -1,4 +1,4 @@
-/** decodeMessage refuses what JSON.parse would need seconds for (README.md, "Limits"). */
+/** decodeMessage refuses what JSON.parse would need seconds for (docs/limits.md). */
 import assert from "node:assert/strict";
 import { decodeMessage, MAX_MESSAGE_DEPTH, MAX_MESSAGE_KEYS } from "../../lib/jsonrpc/message.ts";
 
