@@ -10,9 +10,9 @@ const inputSchema = {
   properties: {
     file_path: {
       type: "string",
-      description: "File (or empty folder) to delete: workspace-relative, absolute or file://",
+      description: "File or empty folder to delete",
     },
-    path: { type: "string", description: "Same as file_path (give exactly one of the two)" },
+    path: { type: "string", description: "Same as file_path (give one)" },
   },
   required: [],
   additionalProperties: false,
@@ -54,10 +54,9 @@ async function run(input: DeleteFileInput, ctx: ToolContext): Promise<ToolResult
 export const deleteFileTool: Tool<DeleteFileInput> = {
   name: "delete_file",
   title: "Delete a file",
-  description: "Delete a file (or an empty folder) in the workspace. The file must have been " +
-    "shown in this session (read_file, any page) and be unchanged since; ignored, secret and " +
-    ".git paths are refused. To undo, restore it with git_show raw and write_file. Give " +
-    "file_path or path.",
+  description: "Delete a file (or empty folder). It must have been shown in this session and be " +
+    "unchanged since; ignored, secret and .git paths are refused. Undo: git_show raw, then " +
+    "write_file. file_path or path.",
   inputSchema,
   outputSchema,
   annotations: editAnnotations("Delete a file"),

@@ -13,7 +13,7 @@ import type { Diagnostic } from "../semantic/protocol.ts";
 const inputSchema = {
   type: "object",
   properties: {
-    path: { type: "string", description: "File or folder to check (default: workspace root)" },
+    path: { type: "string", description: "File or folder (default: root)" },
     head_limit: { type: "integer", minimum: 0, description: "Max diagnostics; 0 = all" },
     offset: { type: "integer", minimum: 0, default: 0, description: "Diagnostics to skip" },
   },
@@ -103,9 +103,9 @@ async function run(input: DiagnosticsInput, ctx: ToolContext): Promise<ToolResul
 export const diagnosticsTool: Tool<DiagnosticsInput> = {
   name: "diagnostics",
   title: "TypeScript diagnostics",
-  description: "TypeScript's errors for the TS/JS files under path (default: everything), each " +
-    "with its tsconfig, as `tsc --noEmit -p` reports them. Use it after an edit instead of a " +
-    "build. `path:line:column: error TS2322: message`; head_limit/offset page.",
+  description: "TypeScript's errors for the TS/JS files under path (default: all), each with its " +
+    "tsconfig, as `tsc --noEmit -p` reports them: use it after an edit instead of a build. " +
+    "`path:line:column: error TS2322: message`; head_limit/offset page.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("TypeScript diagnostics"),

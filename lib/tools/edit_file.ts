@@ -10,26 +10,24 @@ const inputSchema = {
   properties: {
     file_path: {
       type: "string",
-      description:
-        "File to edit (absolute path inside the workspace, workspace-relative, or file://)",
+      description: "File to edit (relative, absolute or file://)",
     },
-    path: { type: "string", description: "Same as file_path (give exactly one of the two)" },
+    path: { type: "string", description: "Same as file_path (give one)" },
     old_string: {
       type: "string",
       description:
-        "Exact text to replace (as read_file shows it, without the line-number prefix); " +
-        "empty only to create a new file",
+        "Exact text to replace, without read_file's line-number prefix; empty: create a file",
     },
-    new_string: { type: "string", description: "Text to put in its place (must differ)" },
+    new_string: { type: "string", description: "Replacement text (must differ)" },
     replace_all: {
       type: "boolean",
       default: false,
-      description: "Replace every occurrence (default: old_string must occur exactly once)",
+      description: "Replace every occurrence",
     },
     dry_run: {
       type: "boolean",
       default: false,
-      description: "Only show the diff; change nothing",
+      description: "Only show the diff",
     },
   },
   required: ["old_string", "new_string"],
@@ -88,13 +86,11 @@ async function run(input: EditFileInput, ctx: ToolContext): Promise<ToolResult> 
 export const editFileTool: Tool<EditFileInput> = {
   name: "edit_file",
   title: "Edit a file",
-  description: "Replace old_string with new_string in a file. old_string must match the file " +
-    "exactly (whitespace included) and occur exactly once, unless replace_all is true; on a " +
-    "miss the closest lines are shown, when ambiguous the lines of every match. Read the file " +
-    "lines shown first (read_file, grep content, find_references): the refusal names the " +
-    "lines to read. CRLF and a BOM are kept; the final newline changes only when old_string " +
-    "ends the file and new_string ends differently. An empty old_string creates a new file. " +
-    "dry_run shows the diff without writing. Give file_path or path.",
+  description:
+    "Replace old_string with new_string in a file. old_string must match exactly and occur " +
+    "once unless replace_all; a miss shows the closest lines. Its lines must have been shown " +
+    "first (read_file, grep content, find_references). CRLF, BOM and the final newline are " +
+    "kept. Empty old_string creates a file; dry_run shows the diff only. file_path or path.",
   inputSchema,
   outputSchema,
   annotations: editAnnotations("Edit a file"),

@@ -20,23 +20,23 @@ const DEFINITION_MARK = "  [definition]";
 const inputSchema = {
   type: "object",
   properties: {
-    name: { type: "string", description: "Identifier to find (exact); with line: on that line" },
-    path: { type: "string", description: "File or folder (default: root); with line: the file" },
+    name: { type: "string", description: "Identifier (exact); with line: on it" },
+    path: { type: "string", description: "File or folder; with line: the file" },
     line: { type: "integer", minimum: 1, description: "Line of a position (1-based)" },
-    occurrence: { type: "integer", minimum: 1, description: "Which name on the line (default 1)" },
-    column: { type: "integer", minimum: 1, description: "Column (1-based, UTF-16), not name" },
-    glob: { type: "string", description: 'ripgrep -g glob, e.g. "*.ts", "!**/test/**"' },
-    type: { type: "string", description: "ripgrep file type, e.g. ts, py, rust, go, c, cpp" },
+    occurrence: { type: "integer", minimum: 1, description: "Nth such name on the line" },
+    column: { type: "integer", minimum: 1, description: "Column (1-based, UTF-16)" },
+    glob: { type: "string", description: 'ripgrep -g glob, e.g. "!**/test/**"' },
+    type: { type: "string", description: "ripgrep type: ts, py, go, c, cpp..." },
     include_definitions: {
       type: "boolean",
       default: true,
-      description: "Also list the definitions (marked [definition])",
+      description: "Also list definitions",
     },
     "-C": {
       type: "integer",
       minimum: 0,
       maximum: MAX_CONTEXT,
-      description: "Context lines around each reference (0-10)",
+      description: "Context lines",
     },
     head_limit: { type: "integer", minimum: 0, description: "Max references; 0 = all" },
     offset: { type: "integer", minimum: 0, default: 0, description: "References to skip" },
@@ -350,14 +350,12 @@ async function finish(
 export const findReferencesTool: Tool<FindReferencesInput> = {
   name: "find_references",
   title: "Find references to a name",
-  description: "Lines where a name occurs as an identifier in code, read from syntax trees: " +
-    "never in comments or string literals, never inside a longer identifier; every identifier " +
-    "spelled alike counts. With a position (path, line, name or column) in a TS/JS file: " +
-    "TypeScript's references of that symbol only, `path:line:column:text` each (prefer it to " +
-    "grep for common names). Output like grep's content mode (`path:line:text`, context " +
-    "`path-line-text`), definitions marked `  [definition]`; include_definitions: false leaves " +
-    "them out. -C adds context; head_limit/offset page by references; totals are exact. C, " +
-    "C++, TypeScript, TSX, JavaScript, Python, Go, Rust, Java, Ruby.",
+  description:
+    "Lines where a name occurs as an identifier in code, from syntax trees (not comments, " +
+    "strings or longer names); name-based. With a position (path, line, name or column) in a " +
+    "TS/JS file: TypeScript's references of that symbol only (prefer it to grep for common " +
+    "names). Lines like grep content, `path:line:text`, definitions marked `  [definition]`; " +
+    "-C adds context; head_limit/offset page.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Find references to a name"),

@@ -15,18 +15,17 @@ const inputSchema = {
   properties: {
     name: {
       type: "string",
-      description: "Symbol name: an identifier, or Container.name / Container::name to keep " +
-        "only definitions inside that container",
+      description: "Identifier, or Container.name / Container::name",
     },
     kind: { type: "string", enum: [...SYMBOL_KINDS], description: "Only this kind" },
-    path: { type: "string", description: "File or folder to search (default: workspace root)" },
-    glob: { type: "string", description: 'ripgrep -g glob, e.g. "*.ts", "!**/test/**"' },
-    type: { type: "string", description: "ripgrep file type, e.g. ts, py, rust, go, c, cpp" },
+    path: { type: "string", description: "File or folder (default: root)" },
+    glob: { type: "string", description: 'ripgrep -g glob, e.g. "!**/test/**"' },
+    type: { type: "string", description: "ripgrep type: ts, py, go, c, cpp..." },
     match: {
       type: "string",
       enum: MATCHES,
       default: "exact",
-      description: "How name matches: exact (default), prefix or substring",
+      description: "How name matches",
     },
     "-i": { type: "boolean", default: false, description: "Case-insensitive name match" },
     head_limit: { type: "integer", minimum: 0, description: "Max definitions; 0 = all" },
@@ -258,14 +257,11 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
 export const findSymbolTool: Tool<FindSymbolInput> = {
   name: "find_symbol",
   title: "Find symbol definitions",
-  description: "Where a name is defined (functions, methods, classes, structs, enums, types, " +
-    "constants, macros, fields...), read from syntax trees, not text: calls, comments and " +
-    "declarations without a body are left out. One per line: `path:line: kind name  (in " +
-    "Container)`, sorted by path then line; line is the name's line. The whole scope is " +
-    "searched (files mentioning the name are parsed); totals are exact. match: exact (default), " +
-    "prefix or substring; -i ignores case; kind filters; `Class.method` or `ns::f` keeps the " +
-    "definitions inside that container. Languages: C, C++, TypeScript, TSX, " +
-    "JavaScript, Python, Go, Rust, Java, Ruby.",
+  description:
+    "Where a name is defined (function, class, struct, type, constant, macro, field...), from " +
+    "syntax trees: not calls, comments or bodiless declarations. `path:line: kind name  (in " +
+    "Container)` per line, by path and line. Exact totals. match: exact, prefix, substring; " +
+    "-i; kind; `Class.method` or `ns::f` narrows to a container.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Find symbol definitions"),

@@ -19,13 +19,13 @@ const inputSchema = {
     path: { type: "string", description: "File to blame" },
     revision: {
       type: "string",
-      description: "Blame the file as of this revision (default: the work tree file)",
+      description: "As of this revision (default: the work tree)",
     },
     offset: { type: "integer", minimum: 1, description: "First line, 1-based (default 1)" },
     limit: { type: "integer", minimum: 1, description: "Max lines (default 200)" },
     ignore_revs: {
       type: "boolean",
-      description: "Skip the commits the root's .git-blame-ignore-revs lists (default true)",
+      description: "Skip the root's .git-blame-ignore-revs commits",
     },
   },
   required: ["path"],
@@ -264,13 +264,12 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
 export const gitBlameTool: Tool<GitBlameInput> = {
   name: "git_blame",
   title: "Git blame",
-  description: "Show who last changed each line of a file and in which commit, like git blame: " +
-    "one line each as short id, author, date, line number, tab, text; plus groups of " +
-    "consecutive lines per commit with the commit's subject. offset (1-based) and limit " +
-    "(default 200) pick the lines; revision blames the file as of that commit (default: the " +
-    "work tree file, uncommitted lines show zeros). Commits listed in the root's " +
-    ".git-blame-ignore-revs are skipped unless ignore_revs is false; a group from a file's " +
-    "older name carries that path. Secret files show no content.",
+  description:
+    "Who last changed each line, like git blame: short id, author, date, line number, tab, " +
+    "text; plus per-commit groups with subjects. offset (1-based)/limit (default 200) pick " +
+    "lines; revision blames as of a commit (default: the work tree; uncommitted lines show " +
+    "zeros). The root's .git-blame-ignore-revs applies unless ignore_revs is false. Secret " +
+    "files show no content.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git blame"),

@@ -29,25 +29,24 @@ const inputSchema = {
   properties: {
     target: {
       type: "string",
-      description: 'What to diff: "worktree" (default: unstaged changes), "staged", or a revision',
+      description: '"worktree" (unstaged), "staged", or a revision',
     },
     base: {
       type: "string",
-      description: "Revision to compare against (default: the index for worktree, HEAD for " +
-        "staged, the first parent for a revision)",
+      description: "Revision to compare with (default: index, HEAD, or first parent)",
     },
     path: { type: "string", description: "Only this file or folder" },
     context: {
       type: "integer",
       minimum: 0,
       maximum: 20,
-      description: "Context lines around changes (default 3)",
+      description: "Context lines (default 3)",
     },
-    stat_only: { type: "boolean", description: "Only {path, added, deleted} per file (numstat)" },
+    stat_only: { type: "boolean", description: "Only added/deleted counts per file" },
     head_limit: {
       type: "integer",
       minimum: 0,
-      description: "Max lines (files with stat_only); default: a page under the budget; 0 = all",
+      description: "Max lines (files with stat_only); 0 = all",
     },
     offset: { type: "integer", minimum: 0, default: 0, description: "Lines (or files) to skip" },
   },
@@ -249,12 +248,11 @@ async function run(input: GitDiffInput, ctx: ToolContext): Promise<ToolResult> {
 export const gitDiffTool: Tool<GitDiffInput> = {
   name: "git_diff",
   title: "Git diff",
-  description: 'Show changes as a unified diff. target: "worktree" (default, unstaged ' +
-    'changes), "staged", or a revision (what that commit changed); base: a revision to compare ' +
-    "against instead (base..target). path narrows to a file or folder; context sets the lines " +
-    "around each change (0-20, default 3); stat_only gives added/deleted line counts per file. " +
-    "A path renamed in the range is diffed with its other name. Long diffs come in pages of " +
-    "whole lines (offset). Secret files show no content.",
+  description:
+    "Changes as a unified diff. target: worktree (default, unstaged), staged, or a revision; " +
+    "base: compare with it (base..target). path narrows (renames in the range included); " +
+    "context 0-20 (default 3); stat_only: added/deleted per file. Pages of whole lines " +
+    "(offset). Secret files show no content.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git diff"),

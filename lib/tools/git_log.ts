@@ -18,19 +18,19 @@ const inputSchema = {
   properties: {
     revision: {
       type: "string",
-      description: "Where to start (default HEAD): branch, tag, commit; or a range A..B",
+      description: "Start (default HEAD) or a range A..B",
     },
-    base: { type: "string", description: "Only commits after this revision (base..revision)" },
-    path: { type: "string", description: "Only commits that touch this file or folder" },
+    base: { type: "string", description: "Only base..revision" },
+    path: { type: "string", description: "Only commits touching this" },
     follow: {
       type: "boolean",
-      description: "With path (one file): follow it across renames (git log --follow)",
+      description: "Follow one file across renames",
     },
-    author: { type: "string", description: "Author name or email contains this (any case)" },
-    grep: { type: "string", description: "Commit message contains this text (any case)" },
+    author: { type: "string", description: "Author name or email contains (any case)" },
+    grep: { type: "string", description: "Message contains (any case)" },
     since: {
       type: "string",
-      description: 'Committed after this date ("2024-01-31", "2 weeks ago")',
+      description: 'Committed after ("2024-01-31", "2 weeks ago")',
     },
     until: { type: "string", description: "Committed before this date" },
     head_limit: {
@@ -246,12 +246,11 @@ async function run(input: GitLogInput, ctx: ToolContext): Promise<ToolResult> {
 export const gitLogTool: Tool<GitLogInput> = {
   name: "git_log",
   title: "Git log",
-  description: "List commits newest first, one line each: short id, author date, author, " +
-    "subject. revision (default HEAD) is where to start, or a range A..B; base lists only " +
-    "base..revision; path keeps commits touching a file or folder (the last line says when its " +
-    "history goes on under an older name), follow: true follows one file across renames; " +
-    "author and grep match fixed text, any case; since/until take committer dates like " +
-    "2024-01-31 or '2 weeks ago'. Pages of head_limit commits (default 20, at most 200).",
+  description:
+    "Commits newest first: short id, author date, author, subject. revision (default HEAD) or " +
+    "A..B; base: base..revision; path: commits touching it (says when its history goes on " +
+    "under an older name); follow: across renames; author/grep: fixed text, any case; " +
+    "since/until: committer dates. head_limit commits (default 20, max 200).",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git log"),

@@ -24,23 +24,22 @@ const SHOW_FORMAT = "--format=%H%x00%P%x00%an%x00%ae%x00%aI%x00%B%x00";
 const inputSchema = {
   type: "object",
   properties: {
-    revision: { type: "string", description: "Commit to show: branch, tag, commit id, HEAD~2" },
-    path: { type: "string", description: "Show this file's content at that revision instead" },
+    revision: { type: "string", description: "Commit: branch, tag, id, HEAD~2" },
+    path: { type: "string", description: "This file at that revision instead" },
     offset: {
       type: "integer",
-      description: "Diff: lines to skip; file: first line, 1-based (negative counts from the " +
-        "end); raw: first character, 0-based",
+      description:
+        "Diff: lines to skip; file: first line (1-based, negative from the end); raw: first char",
     },
     limit: {
       type: "integer",
       minimum: 1,
-      description: "File: max lines (default 2000); raw: max characters",
+      description: "File: max lines; raw: max characters",
     },
     head_limit: { type: "integer", minimum: 0, description: "Diff: max lines (0 = all)" },
     raw: {
       type: "boolean",
-      description: "With path: the file's exact text, no line numbers (to restore it with " +
-        "write_file), paged by characters",
+      description: "With path: exact text, no line numbers, paged by characters",
     },
   },
   required: ["revision"],
@@ -331,12 +330,11 @@ async function run(input: GitShowInput, ctx: ToolContext): Promise<ToolResult> {
 export const gitShowTool: Tool<GitShowInput> = {
   name: "git_show",
   title: "Git show",
-  description: "Show a commit: its id, author, date, full message and its diff (paged by whole " +
-    "lines with offset and head_limit), like git show. With path: that file's content at the " +
-    "revision instead, numbered like read_file (offset, limit; images come back as images); " +
-    "raw: true gives its exact text (paged by characters) to restore it with write_file. A " +
-    "file missing because it moved names its other path. revision: branch, tag, commit id or " +
-    "HEAD~N. Secret files show no content.",
+  description:
+    "A commit like git show: id, author, date, message, diff (paged: offset, head_limit). " +
+    "With path: the file at that revision, numbered like read_file (offset, limit); raw: true " +
+    "gives its exact text, paged by characters, to restore with write_file. Secret files show " +
+    "no content.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git show"),

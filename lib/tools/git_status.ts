@@ -11,7 +11,7 @@ const DEFAULT_LIMIT = 1000;
 const inputSchema = {
   type: "object",
   properties: {
-    path: { type: "string", description: "Only changes under this file or folder" },
+    path: { type: "string", description: "Only changes under this" },
     head_limit: {
       type: "integer",
       minimum: 0,
@@ -94,11 +94,10 @@ async function run(input: GitStatusInput, ctx: ToolContext): Promise<ToolResult>
 export const gitStatusTool: Tool<GitStatusInput> = {
   name: "git_status",
   title: "Git status",
-  description: "Show the working tree status like git status --short --branch: the branch, its " +
-    "upstream and ahead/behind counts, then one line per changed file with two status letters " +
-    "(index, work tree): 'M ' staged, ' M' modified, 'A ' added, 'D ' deleted, 'R ' renamed " +
-    "(old -> new), '??' untracked, 'UU' conflicted. path narrows to a file or folder. Secret " +
-    "files are listed (their content is never shown by the git tools).",
+  description:
+    "git status --short --branch: branch, upstream, ahead/behind, then `XY path` per changed " +
+    "file (index, work tree): 'M ' staged, ' M' modified, 'A ' added, 'D ' deleted, 'R ' " +
+    "renamed (old -> new), '??' untracked, 'UU' conflicted. path narrows.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git status"),

@@ -15,9 +15,9 @@ const inputSchema = {
   properties: {
     pattern: {
       type: "string",
-      description: 'ripgrep -g glob, e.g. "**/*.ts", "*.{json,yaml}", "src/**/test_*.py"',
+      description: 'ripgrep -g glob, e.g. "**/*.ts"',
     },
-    path: { type: "string", description: "Folder to search (default: workspace root)" },
+    path: { type: "string", description: "Folder (default: root)" },
     head_limit: {
       type: "integer",
       minimum: 0,
@@ -79,10 +79,10 @@ async function run(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
 export const globTool: Tool<GlobInput> = {
   name: "glob",
   title: "Find files by name",
-  description: "Find files by glob, ripgrep -g style: a pattern without / matches file names at " +
-    "any depth (*.ts), one with / matches the path under path (src/**/*.ts); ** spans folders, " +
-    "{a,b} alternates, dotfiles match, case-sensitive. Most recently modified first. Ignored, " +
-    ".git and secret files are left out. Pages with head_limit (default 100) and offset.",
+  description:
+    "Find files by ripgrep -g glob: without / it matches names at any depth (*.ts), with / " +
+    "the path under path (src/**/*.ts); ** and {a,b} work, dotfiles match, case-sensitive. " +
+    "Newest first; ignored, .git and secret files left out. head_limit (default 100), offset.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Find files by name"),

@@ -150,10 +150,10 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
 export const goToDefinitionTool: Tool = {
   name: "go_to_definition",
   title: "Go to definition",
-  description: "Where the symbol at a position (path, line, name or column) is declared. " +
-    "TS/JS: TypeScript's own checker (through imports, re-exports, overloads); other " +
-    "languages: find_symbol's definitions of that name. Prefer it to grep when the name is " +
-    "common. `path:line:column: text  [kind name, to line N]`; lib types: path null, external.",
+  description: "Where the symbol at a position (path, line, name or column) is declared. TS/JS: " +
+    "TypeScript's checker (imports, re-exports, overloads); other languages: find_symbol's " +
+    "answer for the name. Prefer it to grep for common names. `path:line:column: text  [kind " +
+    "name, to line N]`; lib types: path null.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Go to definition"),

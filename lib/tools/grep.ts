@@ -19,36 +19,35 @@ const inputSchema = {
   properties: {
     pattern: {
       type: "string",
-      description:
-        "Regex in ripgrep's syntax (Rust regex crate): (?i) anywhere, \\A, [[:alpha:]], \\pL; \\w \\d ASCII; no backreferences or look-around",
+      description: "Regex, ripgrep (Rust regex) syntax; \\w \\d ASCII; no look-around",
     },
-    path: { type: "string", description: "File or folder to search (default: workspace root)" },
+    path: { type: "string", description: "File or folder (default: root)" },
     glob: {
       type: "string",
-      description: 'ripgrep -g glob, e.g. "*.ts", "src/**/*.{ts,tsx}", "!*.min.js"',
+      description: 'ripgrep -g glob, e.g. "*.ts"',
     },
-    type: { type: "string", description: "ripgrep file type, e.g. ts, js, py, rust, go" },
+    type: { type: "string", description: "ripgrep type: ts, js, py, go..." },
     output_mode: {
       type: "string",
       enum: MODES,
       default: "files_with_matches",
-      description: "files_with_matches: paths; content: matching lines; count: path:N",
+      description: "What to show",
     },
     "-i": { type: "boolean", default: false, description: "Case-insensitive" },
-    "-n": { type: "boolean", default: true, description: "Line numbers (content mode)" },
+    "-n": { type: "boolean", default: true, description: "Line numbers" },
     "-A": { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: "Lines after" },
     "-B": { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: "Lines before" },
     "-C": { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: "Lines around" },
     multiline: {
       type: "boolean",
       default: false,
-      description: "Match across lines (rg -U --multiline-dotall)",
+      description: "Match across lines (rg -U)",
     },
     fixed_strings: { type: "boolean", default: false, description: "Pattern is a literal" },
     head_limit: {
       type: "integer",
       minimum: 0,
-      description: "Max entries (files, lines or counts); 0 = all",
+      description: "Max entries; 0 = all",
     },
     offset: { type: "integer", minimum: 0, default: 0, description: "Entries to skip" },
   },
@@ -225,12 +224,11 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
 export const grepTool: Tool<GrepInput> = {
   name: "grep",
   title: "Search file contents",
-  description: "Search file contents with a regex, like ripgrep (rg --hidden). Matching is per " +
-    "line unless multiline. Ignored, .git and secret files are skipped, binary files too. " +
-    "output_mode: files_with_matches (default, sorted paths), content (path:line:text, context " +
-    "lines path-line-text, -- between groups), count (path:N matching lines). head_limit/offset " +
-    "page by files, output lines or counts; without head_limit the result is kept small and " +
-    "says how to get the rest. Totals cover every match.",
+  description: "Search file contents with a regex, like ripgrep (rg --hidden), per line unless " +
+    "multiline; ignored, .git, secret and binary files skipped. output_mode: " +
+    "files_with_matches (default, sorted paths), content (path:line:text, context " +
+    "path-line-text, -- between groups), count (path:N). head_limit/offset page files, lines " +
+    "or counts; without head_limit the result stays small and says how to go on.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Search file contents"),

@@ -20,14 +20,13 @@ const MAX_DEPTH = 20;
 const inputSchema = {
   type: "object",
   properties: {
-    path: { type: "string", description: "Folder to list (default: workspace root)" },
+    path: { type: "string", description: "Folder (default: root)" },
     depth: {
       type: "integer",
       minimum: 1,
       maximum: MAX_DEPTH,
       default: DEFAULT_DEPTH,
-      description: "Levels to descend (1 = direct children); when not given, 2 or less so that " +
-        "the first page holds the whole listing",
+      description: "Levels (1 = children); default 2, lowered to fit a page",
     },
     head_limit: {
       type: "integer",
@@ -172,11 +171,10 @@ export function cutToDepth(listed: readonly ListEntry[], base: string, depth: nu
 export const listDirTool: Tool<ListDirInput> = {
   name: "list_dir",
   title: "List a folder",
-  description: "List a folder as a tree down to depth (default 2, lowered so the first page " +
-    "holds it all): folders first, then files, each sorted by name; paths are " +
-    "workspace-relative, folders end with /, files show their " +
-    "size, a folder cut by depth shows its entry count. Ignored, .git and secret entries are " +
-    "left out. Pages with head_limit (default 400) and offset.",
+  description:
+    "A folder as a tree to depth (default 2, lowered so the first page holds it all): folders " +
+    "first (ending in /; cut ones show entry counts), then files with sizes, by name. " +
+    "Ignored, .git and secret entries left out. head_limit (default 400) and offset page.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("List a folder"),

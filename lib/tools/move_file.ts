@@ -10,11 +10,11 @@ const inputSchema = {
   properties: {
     source: {
       type: "string",
-      description: "File to move: workspace-relative, absolute or file://",
+      description: "File to move",
     },
     destination: {
       type: "string",
-      description: "New path (must not exist; missing folders are created)",
+      description: "New path (must not exist)",
     },
   },
   required: ["source", "destination"],
@@ -55,9 +55,10 @@ async function run(input: MoveFileInput, ctx: ToolContext): Promise<ToolResult> 
 export const moveFileTool: Tool<MoveFileInput> = {
   name: "move_file",
   title: "Move a file",
-  description: "Move (rename) one file to a new path inside the workspace, creating missing " +
-    "folders. The destination must not exist; ignored, secret and .git paths are refused on " +
-    "either side. What this session was shown of the file stays shown under its new name.",
+  description:
+    "Move (rename) a file inside the workspace, creating missing folders. The destination " +
+    "must not exist; ignored, secret and .git paths are refused. What was shown of the file " +
+    "stays shown under its new name.",
   inputSchema,
   outputSchema,
   annotations: editAnnotations("Move a file"),

@@ -10,12 +10,12 @@ import { type FlatSymbol, flattenSymbols, outlineLine } from "../symbols/outline
 const inputSchema = {
   type: "object",
   properties: {
-    path: { type: "string", description: "Source file (workspace-relative, absolute or file://)" },
-    file_path: { type: "string", description: "Same as path (give exactly one of the two)" },
+    path: { type: "string", description: "Source file" },
+    file_path: { type: "string", description: "Same as path (give one)" },
     depth: {
       type: "integer",
       minimum: 1,
-      description: "Levels of nesting to show (1 = top level only; default: all)",
+      description: "Nesting levels (1 = top level; default all)",
     },
     head_limit: { type: "integer", minimum: 0, description: "Max symbols; 0 = all" },
     offset: { type: "integer", minimum: 0, default: 0, description: "Symbols to skip" },
@@ -132,12 +132,11 @@ async function run(input: OutlineInput, ctx: ToolContext): Promise<ToolResult> {
 export const outlineTool: Tool<OutlineInput> = {
   name: "outline",
   title: "Outline a source file",
-  description: "The symbols of one source file from its syntax tree (tree-sitter), nested, in " +
-    "source order: one per line as `<start>-<end> <kind> <name>`, indented two spaces per " +
-    "level. Kinds: function, method, class, struct, union, enum, interface, type, namespace, " +
-    "module, constant, variable (top level), macro, field. Languages: C, C++, TypeScript, TSX, " +
-    "JavaScript/JSX, Python, Go, Rust, Java, Ruby. A file with syntax errors still gets an " +
-    "outline (partial: true). depth limits nesting; head_limit/offset page by symbols.",
+  description:
+    "Symbols of one source file from its syntax tree, in order: `<start>-<end> <kind> <name>` " +
+    "per line, indented two spaces per level (kinds: function, method, class, struct, union, " +
+    "enum, interface, type, namespace, module, constant, variable, macro, field). Syntax " +
+    "errors: partial: true. depth limits nesting; head_limit/offset page.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Outline a source file"),

@@ -17,11 +17,11 @@ const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const inputSchema = {
   type: "object",
   properties: {
-    path: { type: "string", description: "File to read (workspace-relative, absolute or file://)" },
-    file_path: { type: "string", description: "Same as path (give exactly one of the two)" },
+    path: { type: "string", description: "File (relative, absolute or file://)" },
+    file_path: { type: "string", description: "Same as path (give one)" },
     offset: {
       type: "integer",
-      description: "First line, 1-based; negative counts from the end (-10 = last 10 lines)",
+      description: "First line, 1-based; negative from the end",
     },
     limit: { type: "integer", minimum: 1, description: "Max lines (default 2000)" },
   },
@@ -181,12 +181,11 @@ function binaryError(rel: string, size: number, scan: LineScan): ToolError {
 export const readFileTool: Tool<ReadFileInput> = {
   name: "read_file",
   title: "Read a file",
-  description: "Read a text file as numbered lines (cat -n style: line number, tab, text), " +
-    "from offset (1-based; negative counts from the end) for limit lines (default 2000). " +
-    "Lines longer than 2000 characters are cut. Without limit a page ends at a line once it " +
-    "nears 60,000 characters (most source files fit whole) and names the offset to continue " +
-    "from. png, jpeg, gif and webp images up to 5 MiB come back as an image; other binary " +
-    "files are refused. Give path or file_path (absolute paths inside the workspace work).",
+  description:
+    "Read a text file as numbered lines (cat -n) from offset (1-based; negative from the " +
+    "end), limit lines (default 2000); long lines are cut. Without limit a page stops near " +
+    "60,000 chars and names the next offset. png/jpeg/gif/webp up to 5 MiB come back as " +
+    "images; other binary files are refused. path or file_path.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Read a file"),

@@ -132,8 +132,8 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
 }
 
 const DESCRIPTION = "Rename the TS/JS symbol at a position (path, line, name or column) " +
-  "everywhere, with TypeScript's own rename (imports, re-exports, shorthand properties, JSX). " +
-  "Prefer it to find-and-replace: only that symbol changes. Answers a unified diff; ";
+  "everywhere with TypeScript's rename (imports, re-exports, shorthands, JSX); only that " +
+  "symbol changes, unlike find-and-replace. Answers a unified diff; ";
 
 export const renameSymbolTool: Tool = {
   name: "rename_symbol",

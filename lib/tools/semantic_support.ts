@@ -13,9 +13,9 @@ export function positionProperties(what: string): Record<string, unknown> {
   return {
     path: { type: "string", description: `File of the ${what}` },
     line: { type: "integer", minimum: 1, description: "Line (1-based)" },
-    name: { type: "string", description: "Identifier on that line (or give column)" },
-    occurrence: { type: "integer", minimum: 1, description: "Which name on the line (default 1)" },
-    column: { type: "integer", minimum: 1, description: "Column (1-based, UTF-16), not name" },
+    name: { type: "string", description: "Identifier on the line" },
+    occurrence: { type: "integer", minimum: 1, description: "Nth such name on the line" },
+    column: { type: "integer", minimum: 1, description: "Column (1-based, UTF-16)" },
   };
 }
 

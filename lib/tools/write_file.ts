@@ -13,10 +13,9 @@ const inputSchema = {
   properties: {
     file_path: {
       type: "string",
-      description:
-        "File to write (absolute path inside the workspace, workspace-relative, or file://)",
+      description: "File to write (relative, absolute or file://)",
     },
-    path: { type: "string", description: "Same as file_path (give exactly one of the two)" },
+    path: { type: "string", description: "Same as file_path (give one)" },
     content: { type: "string", description: "The whole new content of the file" },
   },
   required: ["content"],
@@ -76,11 +75,10 @@ async function run(input: WriteFileInput, ctx: ToolContext): Promise<ToolResult>
 export const writeFileTool: Tool<WriteFileInput> = {
   name: "write_file",
   title: "Write a file",
-  description: "Write content to a file: create it (with missing parent folders inside the " +
-    "workspace) or replace it whole. Replacing needs every line of the current file shown in " +
-    "this session (read_file) and is refused if it changed since; a CRLF file stays CRLF and a " +
-    "BOM is kept; the answer shows a bounded diff. Prefer edit_file for changes to part of a " +
-    "file. Give file_path or path.",
+  description:
+    "Write content to a file: create it (and its folders) or replace it whole. Replacing " +
+    "needs the whole current file shown in this session and unchanged since; CRLF and BOM are " +
+    "kept; answers a bounded diff. Prefer edit_file for part of a file. file_path or path.",
   inputSchema,
   outputSchema,
   annotations: editAnnotations("Write a file"),
