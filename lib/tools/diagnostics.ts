@@ -49,7 +49,7 @@ const outputSchema = {
     total: { type: "integer", description: "Diagnostics in the whole scope" },
     files_checked: { type: "integer", description: "TS/JS files checked" },
     offset: { type: "integer", description: "First diagnostic shown" },
-    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More diagnostics follow" },
   },
   required: ["diagnostics", "total", "files_checked", "offset", "truncated"],

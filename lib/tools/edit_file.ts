@@ -41,7 +41,7 @@ const outputSchema = {
   properties: {
     path: { type: "string", description: "Workspace-relative path" },
     replacements: { type: "integer", description: "Occurrences replaced" },
-    diff: { type: "string", description: "Unified diff of the change (3 lines of context)" },
+    diff: { type: "string", description: "Unified diff of the change" },
     sha256: { type: "string", description: "SHA-256 of the file's new content" },
   },
   required: ["path", "replacements", "diff", "sha256"],

@@ -53,21 +53,18 @@ const outputSchema = {
     lines: {
       type: "array",
       items: { type: "string" },
-      description: "The page like `rg --column`: references `path:line:column:text` (column of " +
-        "the first occurrence, 1-based), definitions ending in `  [definition]`, context " +
-        "`path-line-text`, `--` between groups",
+      description: "The text's lines, each reference with its column: `path:line:column:text`",
     },
     total: { type: "integer", description: "Reference lines in the whole scope" },
     total_files: { type: "integer", description: "Files with references" },
-    skipped: { type: "integer", description: "Candidates not parsed (binary or too large)" },
+    skipped: { type: "integer", description: "Candidates not parsed" },
     offset: { type: "integer", description: "First reference shown" },
-    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More references follow" },
     resolution: {
       type: "string",
       enum: ["types", "names"],
-      description: "types: TypeScript's references of the symbol, one line each; names: " +
-        "identifiers spelled alike, one line per source line",
+      description: "types: TypeScript's references; names: identifiers spelled alike",
     },
   },
   required: ["lines", "total", "total_files", "skipped", "offset", "truncated", "resolution"],

@@ -43,22 +43,21 @@ const outputSchema = {
     symbols: {
       type: "array",
       items: { type: "string" },
-      description: "Definitions by path then line, one string each: " +
-        "`path:line-end_line: kind name`, plus `  (in Container)` when nested",
+      description: "The text's lines with end lines: `path:line-end_line: kind name`",
     },
     total: { type: "integer", description: "Definitions found in the whole scope" },
     files_parsed: { type: "integer", description: "Candidate files whose syntax was read" },
-    skipped: { type: "integer", description: "Candidates not parsed (binary or too large)" },
+    skipped: { type: "integer", description: "Candidates not parsed" },
     partial_files: {
       type: "integer",
-      description: "Parsed candidates with syntax errors (definitions in them may be missing)",
+      description: "Candidates with syntax errors",
     },
     other_files: {
       type: "integer",
-      description: "When nothing is found: files of other types (docs...) that mention the name",
+      description: "Other files that mention the name",
     },
     offset: { type: "integer", description: "First definition shown" },
-    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More definitions follow" },
   },
   required: ["symbols", "total", "files_parsed", "skipped", "partial_files", "offset", "truncated"],

@@ -63,18 +63,17 @@ const outputSchema = {
     files: {
       type: "array",
       items: { type: "string" },
-      description: "stat_only: one `git diff --numstat` line per file, " +
-        "`added<TAB>deleted<TAB>path` (`-<TAB>-` for a binary file, `old => new` for a rename)",
+      description: "stat_only: `git diff --numstat` lines",
     },
     total: { type: "integer", description: "All lines (or files)" },
     offset: { type: "integer", description: "First line (or file) shown" },
-    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More follows" },
     capped: { type: "boolean", description: "git's output passed 8 MiB: files are missing" },
     rename_paths: {
       type: "array",
       items: { type: "string" },
-      description: "The other names of path in renames within the range, diffed along with it",
+      description: "Other names of path in the range",
     },
     note: { type: "string", description: "What the diff leaves out (untracked files)" },
   },

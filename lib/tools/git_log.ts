@@ -53,17 +53,15 @@ const outputSchema = {
     commits: {
       type: "array",
       items: { type: "string" },
-      description: "Commits newest first, as the text shows them: " +
-        "`<short id> <author date YYYY-MM-DD> <author> <subject>`",
+      description: "The text's lines: `<short id> <date> <author> <subject>`",
     },
     offset: { type: "integer", description: "Commits skipped before this page" },
-    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    next_offset: { type: "integer", description: "Next page's offset" },
     total: { type: "integer", description: "Commits in all (given when more follow)" },
     truncated: { type: "boolean", description: "More commits follow" },
     note: {
       type: "string",
-      description: "Which date the lines show when since/until filter; where path's history " +
-        "continues under an older name",
+      description: "The date shown with since/until; an older name of path",
     },
   },
   required: ["commits", "offset", "truncated"],

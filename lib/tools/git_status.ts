@@ -41,7 +41,7 @@ const outputSchema = {
     },
     total: { type: "integer", description: "All entries" },
     offset: { type: "integer", description: "First entry shown" },
-    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More entries remain" },
     capped: { type: "boolean", description: "git's output passed 8 MiB: entries are missing" },
   },

@@ -37,7 +37,7 @@ const outputSchema = {
     files: { type: "array", items: { type: "string" }, description: "Matching files" },
     total: { type: "integer", description: "All matching files" },
     offset: { type: "integer", description: "First file shown" },
-    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More files remain" },
   },
   required: ["files", "total", "offset", "truncated"],

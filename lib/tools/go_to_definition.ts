@@ -30,7 +30,7 @@ const outputSchema = {
         properties: {
           path: {
             type: ["string", "null"],
-            description: "Workspace-relative path; null outside the workspace (see external)",
+            description: "Workspace-relative path; null outside",
           },
           external: {
             type: "string",
@@ -39,7 +39,7 @@ const outputSchema = {
           line: { type: "integer", description: "Line of the name (1-based)" },
           column: { type: "integer", description: "Column of the name (1-based, UTF-16)" },
           end_line: { type: "integer", description: "Last line of the declaration" },
-          kind: { type: "string", description: "Kind of declaration (class, function, const...)" },
+          kind: { type: "string", description: "Declaration kind" },
           name: { type: "string", description: "Declared name" },
           text: { type: "string", description: "The line of the name" },
         },
@@ -49,7 +49,7 @@ const outputSchema = {
     resolution: {
       type: "string",
       enum: ["types", "names"],
-      description: "types: TypeScript's language service; names: definitions spelled alike",
+      description: "types: TypeScript; names: spelled alike",
     },
   },
   required: ["definitions", "resolution"],

@@ -67,7 +67,7 @@ const outputSchema = {
     total_files: { type: "integer", description: "Files with matches" },
     total_matches: { type: "integer", description: "Matching lines in all files" },
     offset: { type: "integer", description: "First entry shown" },
-    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More entries remain" },
   },
   required: ["mode", "total_files", "total_matches", "offset", "truncated"],

@@ -31,17 +31,15 @@ const outputSchema = {
   properties: {
     path: { type: "string", description: "Workspace-relative path" },
     language: { type: "string", description: "Language the file was parsed as" },
-    partial: { type: "boolean", description: "The file has syntax errors: symbols may be missing" },
+    partial: { type: "boolean", description: "Syntax errors: symbols may be missing" },
     symbols: {
       type: "array",
       items: { type: "string" },
-      description: "The page's symbols as the text shows them: `<start>-<end> <kind> <name>`, " +
-        "indented two spaces per nesting level; `  (in Container)` when the parent is on an " +
-        "earlier page",
+      description: "The text's lines: `<start>-<end> <kind> <name>`, indented per level",
     },
     total: { type: "integer", description: "Symbols in the outline (at the depth asked)" },
     offset: { type: "integer", description: "First symbol shown (pre-order index)" },
-    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More symbols follow" },
   },
   required: ["path", "language", "partial", "symbols", "total", "offset", "truncated"],

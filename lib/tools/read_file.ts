@@ -38,7 +38,7 @@ const outputSchema = {
     start_line: { type: "integer", description: "First line shown (1-based)" },
     end_line: { type: "integer", description: "Last line shown" },
     total_lines: { type: "integer", description: "Lines in the file" },
-    next_offset: { type: "integer", description: "Offset of the next page, if any" },
+    next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More lines follow" },
     text: { type: "string", description: "The lines, each as %6d<TAB>text" },
     mimeType: { type: "string", description: "Image type (images only)" },

@@ -33,7 +33,7 @@ const outputSchema = {
     sha256: { type: "string", description: "SHA-256 of the file's new content" },
     diff: {
       type: "string",
-      description: "Unified diff against the old content (replacing only; at most 4,000 chars)",
+      description: "Diff against the old content (bounded)",
     },
   },
   required: ["path", "created", "bytes", "sha256"],
