@@ -69,8 +69,8 @@ function check(ws: Workspace, file: BatchFile, target: WriteTarget, maxBytes: nu
   const info = target.info!;
   if (info.size > maxBytes) {
     throw new BatchRefusal(
-      `Cannot change "${file.rel}": it is over the ${maxBytes}-byte limit (--max-read-bytes); ` +
-        `nothing was changed`,
+      `Cannot change "${file.rel}": it is over the ${maxBytes}-byte limit; nothing was changed ` +
+        `(the user can raise the limit by restarting the server with --max-read-bytes)`,
     );
   }
   const old = ws.readFileSync(file.rel, { maxBytes: maxBytes + 1 });

@@ -83,7 +83,7 @@ function tooLarge(verb: string, rel: string, size: number, limits: EditLimits, w
   return new EditRefusal(
     `Cannot ${verb} ${q(rel)}: ${what} ${size} bytes, over the ${
       limitText(limits.maxBytes)
-    } limit (the server's --max-read-bytes flag)`,
+    } limit for edits (the user can raise it by restarting the server with --max-read-bytes)`,
   );
 }
 

@@ -270,3 +270,15 @@ export function globFilter(globs: readonly string[]): FileFilter {
     return !hasWhitelist;
   };
 }
+
+/**
+ * A glob as the model meant it: a leading `./` (after an optional `!`) names the folder searched,
+ * which ripgrep's globs never spell, so it is dropped (`./src/*.ts` is `src/*.ts`).
+ */
+export function normalizeGlob(glob: string): string {
+  const negated = glob.startsWith("!") ? "!" : "";
+  let body = glob.slice(negated.length);
+  while (body.startsWith("./")) body = body.slice(2);
+  if (body === "" || body === ".") body = "**";
+  return negated + body;
+}

@@ -3,8 +3,8 @@
  * (resolveScope), and which walked files that scope covers (scopeFilter, used by the walk and
  * the index alike).
  */
-import { compileGlob, globFilter } from "./glob_match.ts";
-import { FILE_TYPES } from "./file_types.ts";
+import { compileGlob, globFilter, normalizeGlob } from "./glob_match.ts";
+import { typeGlobs as typeGlobsOf } from "./type_names.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 
 /** The scope arguments of grep and the symbol tools, as the caller sent them. */
@@ -41,22 +41,19 @@ export class ScopeError extends Error {
 export function resolveScope(ws: Workspace, args: ScopeArguments): SearchScope {
   const globs: string[] = [];
   if (args.glob !== undefined && args.glob !== "") {
+    const glob = normalizeGlob(args.glob);
     try {
-      compileGlob(args.glob);
+      compileGlob(glob);
     } catch (error) {
       throw new ScopeError((error as Error).message);
     }
-    globs.push(args.glob);
+    globs.push(glob);
   }
   let typeGlobs: string[] = [];
   if (args.type !== undefined) {
-    const globsOfType = FILE_TYPES[args.type];
-    if (globsOfType === undefined || !Object.hasOwn(FILE_TYPES, args.type)) {
-      throw new ScopeError(
-        `Unknown file type "${args.type}"; use one of: ${Object.keys(FILE_TYPES).join(", ")}`,
-      );
-    }
-    typeGlobs = [...globsOfType];
+    const found = typeGlobsOf(args.type);
+    if ("error" in found) throw new ScopeError(found.error);
+    typeGlobs = [...found.globs];
   }
   const base = ws.resolve(args.path ?? "").rel;
   const single = base !== "" && ws.kind(base) === "file";

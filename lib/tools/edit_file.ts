@@ -50,6 +50,9 @@ const outputSchema = {
 
 async function run(input: EditFileInput, ctx: ToolContext): Promise<ToolResult> {
   const edits = editSessionOf(ctx);
+  if (input.old_string === "" && input.replace_all) {
+    throw new ToolError("replace_all needs a non-empty old_string (an empty one creates a file)");
+  }
   let outcome;
   try {
     outcome = await editFile(ctx.workspace, edits, {

@@ -7,7 +7,9 @@ import type { EditSession } from "../edits/edit_session.ts";
 export function editSessionOf(ctx: ToolContext): EditSession {
   const edits = ctx.session.edits;
   if (edits === null) {
-    throw new ToolError("Editing is off: restart shipcode-mcp with --write to edit files");
+    throw new ToolError(
+      "Editing is off: the user can restart the server with --write to allow edits",
+    );
   }
   return edits;
 }

@@ -150,7 +150,15 @@ function sizeOf(context: number) {
 async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolResult> {
   if (input.line !== undefined) {
     const at = readPosition(ctx, input);
-    if (isScriptPath(at.path)) return await byTypes(input, ctx, at);
+    if (isScriptPath(at.path)) {
+      if (input.glob !== undefined || input.type !== undefined) {
+        throw new ToolError(
+          "glob and type narrow a search by name; a position's references come from its " +
+            "TypeScript project, so leave them out (or drop line to search by name)",
+        );
+      }
+      return await byTypes(input, ctx, at);
+    }
     // Another language: the identifier at that position, by name over the whole workspace.
     const { line: _l, column: _c, occurrence: _o, path: _p, ...rest } = input;
     return await byNames({ ...rest, name: identifierAt(ctx, at) }, ctx);

@@ -4,7 +4,7 @@ import { listPage } from "./list_page.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { resolvePath } from "./path_arguments.ts";
 import { searchFailure } from "./search_support.ts";
-import { compileGlob } from "../search/glob_match.ts";
+import { compileGlob, normalizeGlob } from "../search/glob_match.ts";
 import { runGlob } from "../search/walk_jobs.ts";
 import type { GlobbedFile } from "../search/protocol.ts";
 
@@ -46,7 +46,7 @@ const outputSchema = {
 
 async function run(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const pattern = input.pattern;
+  const pattern = normalizeGlob(input.pattern);
   try {
     compileGlob(pattern);
   } catch (error) {

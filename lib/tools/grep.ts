@@ -124,6 +124,17 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   const ws = ctx.workspace;
   const { pattern, output_mode: mode, offset } = input;
   const limit = input.head_limit ?? null;
+  if (mode !== "content") {
+    // Context and line numbers shape content lines only: said, never ignored in silence.
+    const unused = (["-A", "-B", "-C"] as const).filter((k) => input[k] !== undefined);
+    if (ctx.given.has("-n") && input["-n"] === false) unused.push("-n" as never);
+    if (unused.length > 0) {
+      throw new ToolError(
+        `${unused.join(", ")} shape${unused.length === 1 ? "s" : ""} content lines; set ` +
+          `output_mode to "content" or leave ${unused.length === 1 ? "it" : "them"} out`,
+      );
+    }
+  }
   const compiled = translatePattern(pattern, {
     ignoreCase: input["-i"],
     fixedStrings: input.fixed_strings,

@@ -83,7 +83,8 @@ export function parseRefusal(
   if (outcome.reason === "too-large") {
     return new ToolError(
       `Cannot read symbols of "${path}": it is ${outcome.size} bytes, over the ${maxBytes}-byte ` +
-        `limit (the server's --max-read-bytes); use grep or read_file with offset and limit`,
+        `limit; use grep or read_file with offset and limit (the user can raise the limit by ` +
+        "restarting the server with --max-read-bytes)",
     );
   }
   if (outcome.reason === "heap") {

@@ -28,8 +28,10 @@ const REASON_TEXT: Record<Exclude<Refusal, "invalid-path">, string> = {
   missing: "no such file or folder in the workspace",
   "not-a-file": "not a regular file",
   "is-a-directory": "it is a folder, not a file",
-  secret: "secret files are not served (the server's --allow-secrets flag lifts this)",
-  ignored: "path is excluded by ignore rules (the server's --no-ignore flag lifts this)",
+  secret:
+    "secret files are not served (only the user can allow them, by restarting the server with --allow-secrets)",
+  ignored:
+    "path is excluded by ignore rules (only the user can lift them, by restarting the server with --no-ignore)",
   git: "the .git folder is not served",
 };
 

@@ -39,9 +39,11 @@ interface Candidate {
   cost: number;
 }
 
-/** Levenshtein distance, ASCII case differences costing a quarter. */
+/** Levenshtein distance, ASCII case differences costing a quarter, Unicode normal forms a tenth. */
 export function nameDistance(a: string, b: string): number {
   if (a === b) return 0;
+  // The same name in another Unicode normal form (NFC vs NFD) is nearly the same name.
+  if (a.normalize("NFC") === b.normalize("NFC")) return 0.1;
   const al = a.toLowerCase();
   const bl = b.toLowerCase();
   if (al === bl) return 0.25;

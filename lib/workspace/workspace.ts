@@ -278,7 +278,7 @@ export class Workspace {
     return segments.join("/");
   }
 
-  #resolve(input: string, verb: string, withIgnored = false): Resolved {
+  #resolve(input: string, verb: string, withIgnored = false, twin = false): Resolved {
     const rel = this.#lexical(input, verb);
     const segments = rel === "" ? [] : rel.split("/");
     const named = isRuleSegmentHit(segments, this.options.allowSecrets);
@@ -295,6 +295,15 @@ export class Workspace {
       try {
         real = Deno.realPathSync(joinRoot(this.root, rel));
       } catch {
+        // A name spelled in the other Unicode normal form (macOS clients send NFD) is the file.
+        const other = twin ? null : unicodeTwin(rel);
+        if (other !== null) {
+          try {
+            return this.#resolve(other, verb, withIgnored, true);
+          } catch {
+            // neither spelling exists: the answer names the path as given
+          }
+        }
         throw refuse("missing", input, verb);
       }
       info = null;
@@ -660,4 +669,12 @@ function byteLimit(size: number, maxBytes: number | undefined): number {
     throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
   }
   return Math.min(size, maxBytes);
+}
+
+/** `rel` in the other Unicode normal form (NFC, else NFD), or null when both are the same. */
+function unicodeTwin(rel: string): string | null {
+  const nfc = rel.normalize("NFC");
+  if (nfc !== rel) return nfc;
+  const nfd = rel.normalize("NFD");
+  return nfd !== rel ? nfd : null;
 }

@@ -69,7 +69,7 @@ function namedRule(
           "secret",
           input,
           `Cannot ${verb} ${quote(input)}: secret files are not served or written ` +
-            `(the server's --allow-secrets flag lifts this)`,
+            `(only the user can allow them, by restarting the server with --allow-secrets)`,
         );
       }
     }
@@ -157,7 +157,7 @@ export function resolveForWrite(ws: Workspace, input: string, verb: string): Wri
   if (ws.isIgnored(rel, false) || ws.isIgnored(realRel, false)) {
     throw fail(
       "ignored",
-      "the path is excluded by ignore rules, so it would not be served (the server's --no-ignore flag lifts this)",
+      "the path is excluded by ignore rules, so it would not be served (only the user can lift them, by restarting the server with --no-ignore)",
     );
   }
   const createDirs: string[] = [];

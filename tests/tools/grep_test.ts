@@ -134,11 +134,25 @@ toolTest("grep: type keeps files of a ripgrep type", TREE, async (h) => {
   assert.equal(text(r), "lib/d.py");
 });
 
-toolTest("grep: an unknown type is an error listing the types", TREE, async (h) => {
+toolTest("grep: an unknown type is a short error naming close or common types", TREE, async (h) => {
   const r = await call(grepTool, { pattern: "foo", type: "nope" }, h);
   assert.equal(r.isError, true);
-  assert.match(text(r), /^Unknown file type "nope"; use one of: .*\brust\b.*\bts\b/);
+  assert.match(text(r), /^Unknown file type "nope"; ripgrep type names are short, e\.g\. .*\bts\b/);
+  assert.ok(text(r).length < 200, text(r));
+  const close = await call(grepTool, { pattern: "foo", type: "pyhton" }, h);
+  assert.match(text(close), /e\.g\. py\b/);
 });
+
+toolTest(
+  "grep: long type names (typescript, python, ...) mean their short forms",
+  TREE,
+  async (h) => {
+    for (const type of ["python", "Python", "PY"]) {
+      const r = await call(grepTool, { pattern: "foo", type }, h);
+      assert.equal(text(r), "lib/d.py", type);
+    }
+  },
+);
 
 toolTest("grep: path may be a single file", TREE, async (h) => {
   const r = await call(grepTool, { pattern: "foo", path: "lib/d.py", output_mode: "count" }, h);

@@ -94,8 +94,9 @@ toolTest("outline: a file over --max-read-bytes is an error naming the limit", {
   assert.equal(result.isError, true);
   assert.equal(
     text(result),
-    'Cannot read symbols of "big.c": it is 1400 bytes, over the 1000-byte limit (the ' +
-      "server's --max-read-bytes); use grep or read_file with offset and limit",
+    'Cannot read symbols of "big.c": it is 1400 bytes, over the 1000-byte limit; use grep or ' +
+      "read_file with offset and limit (the user can raise the limit by restarting the server " +
+      "with --max-read-bytes)",
   );
 }, { maxReadBytes: 1000 });
 
