@@ -7,7 +7,6 @@
 import assert from "node:assert/strict";
 import { ServerProcess } from "../e2e/harness.ts";
 import { makeTree } from "../helpers/fixture.ts";
-import { pathToFileURL as toFileUrl } from "node:url";
 
 const INIT = {
   protocolVersion: "2025-06-18",
@@ -106,10 +105,18 @@ Deno.test("process: kill -9 at random moments of a large write leaves old or new
       const next = contents.filter((c) => c !== current)[round % (contents.length - 1)];
       const server = await start(root, ["--write"]);
       try {
-        // write_file replaces the whole file: the session must have been shown all of it.
-        await server.request(nextId++, "resources/read", {
-          uri: toFileUrl(`${root}/big.txt`).href,
-        });
+        // write_file replaces the whole file: the session must have been shown all of it, in
+        // pages that each stay under the message cap.
+        for (let offset = 1; offset > 0;) {
+          const page = await callTool(server, "read_file", {
+            path: "big.txt",
+            offset,
+            limit: 30_000,
+          });
+          const shown = (page.result as { structuredContent: { next_offset?: number } })
+            .structuredContent;
+          offset = shown.next_offset ?? 0;
+        }
         if (round === 0) {
           // The same write, not killed, succeeds: the rounds below interrupt a write that works.
           const done = await callTool(server, "write_file", { path: "big.txt", content: next });
