@@ -55,11 +55,11 @@ const SESSIONS: Session[] = [
   },
   {
     id: "listings",
-    label: "complete listings (glob `**`, list_dir depth 64, head_limit 0)",
+    label: "complete listings (glob `**`, list_dir depth 20, head_limit 0)",
     flags: ["--no-index"],
     steps: [
       { tool: "glob", args: { pattern: "**", head_limit: 0 } },
-      { tool: "list_dir", args: { depth: 64, head_limit: 0 } },
+      { tool: "list_dir", args: { depth: 20, head_limit: 0 } },
     ],
   },
   {

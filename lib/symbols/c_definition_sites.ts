@@ -22,6 +22,74 @@
 
 const TAG_KEYWORDS: ReadonlySet<string> = new Set(["struct", "union", "enum", "class"]);
 
+/** Words after which a name is an operand: `return kmalloc(...)`, `sizeof(x)`. */
+const OPERAND_KEYWORDS: ReadonlySet<string> = new Set([
+  "return",
+  "sizeof",
+  "case",
+  "goto",
+  "typeof",
+  "__typeof__",
+  "alignof",
+  "_Alignof",
+  "offsetof",
+]);
+
+/** Control keywords whose `(` opens an expression: `if (kmalloc(...))`. */
+const CONTROL_KEYWORDS: ReadonlySet<string> = new Set(["if", "while", "switch", "for", "return"]);
+
+/**
+ * True when some hit of `pattern` may be a definition judging by its neighbours alone, so the
+ * function bodies must be found to tell (`mayDefine`); false when every hit is surely a use
+ * wherever it stands (`p = kmalloc(n)`, `return kmalloc(n)`, `struct task_struct *t`). Cheap:
+ * the text is not lexed.
+ */
+export function mayDefineAnywhere(text: string, pattern: RegExp): boolean {
+  const flags = pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`;
+  const global = new RegExp(pattern.source, flags);
+  for (let m = global.exec(text); m !== null; m = global.exec(text)) {
+    if (m[0] === "") global.lastIndex++;
+    let start = m.index;
+    while (start > 0 && isWordChar(text.charCodeAt(start - 1))) start--;
+    let end = m.index + m[0].length;
+    while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
+    if (end > start && !isUse(text, start, end) && !isOperand(text, start)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when the identifier at `start` stands where an expression's operand does: after `=`,
+ * `!`, `|`, `?`, `+`, `-`, `/`, `%` or `^`, after `return`/`sizeof`/`case`, or as
+ * the start of an `if (`/`while (` condition. A declarator's name never does.
+ */
+function isOperand(text: string, start: number): boolean {
+  const c = before(text, start);
+  // Not `&` (`int &f()`), `~` (`Foo::~Foo()`), `[` (`auto [a, b]`) or `*`: C++ declarators.
+  if (
+    c === 61 || c === 33 || c === 124 || c === 63 || c === 43 || c === 45 || c === 47 ||
+    c === 37 || c === 94
+  ) {
+    // `-` of `->` is a member access, handled by isUse; `/` could end a comment (`*/`).
+    return !(c === 47 && text.charCodeAt(lastBefore(text, start) - 1) === 42);
+  }
+  const word = previousWord(text, start);
+  if (word !== null && OPERAND_KEYWORDS.has(word)) return true;
+  if (c === 40) {
+    const paren = lastBefore(text, start);
+    const keyword = previousWord(text, paren);
+    return keyword !== null && CONTROL_KEYWORDS.has(keyword);
+  }
+  return false;
+}
+
+/** The index of the last non-blank character before `at` (-1 at the start). */
+function lastBefore(text: string, at: number): number {
+  let i = at - 1;
+  while (i >= 0 && isBlank(text.charCodeAt(i))) i--;
+  return i;
+}
+
 /**
  * True when some hit of `pattern` (per line, no anchors) outside `bodies` ([start, end) spans,
  * sorted) may be a definition of the identifier it falls in.

@@ -15,7 +15,7 @@ import { type LanguageId, languageOf } from "./languages.ts";
 import { definitionSites, findOccurrences } from "./occurrences.ts";
 import { IDENTIFIER_TYPES, OPAQUE_CODE_TYPES, RULES } from "./rules.ts";
 import { functionBodies, withoutBodies } from "./skip_bodies.ts";
-import { mayDefine } from "./c_definition_sites.ts";
+import { mayDefine, mayDefineAnywhere } from "./c_definition_sites.ts";
 import { blankAttributeMacros } from "./c_heads.ts";
 import type {
   FromParser,
@@ -129,9 +129,22 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   let bodiesSkipped = false;
   let spans: Array<[number, number]> = [];
   if (cFamily && message.skipBodies === true && message.references === undefined) {
+    const wanted = message.definitionOf;
+    if (wanted !== undefined && !mayDefineAnywhere(source, regexOf(wanted))) {
+      // Every hit is surely a use (`p = kmalloc(n)`): nothing of that name is defined here.
+      return {
+        path,
+        ok: true,
+        size,
+        mtimeMs,
+        symbols: [],
+        partial: false,
+        bodiesSkipped: true,
+        pruned: true,
+      };
+    }
     const bodies = functionBodies(source);
     if (bodies !== null && bodies.length > 0) {
-      const wanted = message.definitionOf;
       if (wanted !== undefined && !mayDefine(source, bodies, regexOf(wanted))) {
         // Every hit is in a function body or surely a use: nothing of that name is defined here.
         return {

@@ -85,23 +85,40 @@ export class SymbolService {
     options: ParseOptions,
   ): Promise<Map<string, FileOutcome>> {
     const out = new Map<string, FileOutcome>();
+    await this.eachFile(ws, paths, options, (path, outcome) => out.set(path, outcome));
+    return out;
+  }
+
+  /**
+   * Hands each file's symbols to `take` as soon as they are there (cache hits first, then batch
+   * by batch, in no set order), holding none of them: a call over a whole tree keeps only what
+   * `take` keeps.
+   */
+  async eachFile(
+    ws: Workspace,
+    paths: readonly string[],
+    options: ParseOptions,
+    take: (path: string, outcome: FileOutcome) => void,
+  ): Promise<void> {
     const misses: Array<{ path: string; size: number }> = [];
+    let done = 0;
     for (const path of paths) {
       const info = ws.stamp(path);
       if (info !== null) {
         if (info.size > options.maxBytes) {
-          out.set(path, { ok: false, reason: "too-large", size: info.size });
+          take(path, { ok: false, reason: "too-large", size: info.size });
+          done++;
           continue;
         }
         const hit = this.cache.get(cacheKey(ws, path), info.size, info.mtimeMs);
         if (hit !== undefined && (!hit.bodiesSkipped || options.definitionsOnly === true)) {
-          out.set(path, { ok: true, symbols: hit.symbols, partial: hit.partial });
+          take(path, { ok: true, symbols: hit.symbols, partial: hit.partial });
+          done++;
           continue;
         }
       }
       misses.push({ path, size: info?.size ?? 0 });
     }
-    let done = out.size;
     options.progress?.(done);
     await this.#parseAll(misses, async (batch) => {
       const files = await this.parsers.parse(
@@ -114,11 +131,10 @@ export class SymbolService {
         },
         options.signal,
       );
-      for (const file of files) out.set(file.path, this.#absorb(ws, file));
+      for (const file of files) take(file.path, this.#absorb(ws, file));
       done += files.length;
       options.progress?.(done);
     }, options.signal);
-    return out;
   }
 
   /**
@@ -147,7 +163,8 @@ export class SymbolService {
       );
       for (const file of files) {
         this.#absorb(ws, file);
-        out.push(file);
+        // The symbols went to the cache; the answer keeps only the references and their lines.
+        out.push(file.ok ? { ...file, symbols: [] } : file);
       }
       done += files.length;
       options.progress?.(done);

@@ -6,6 +6,7 @@ import { checkName, otherMentions, parseRefusal, symbolCandidates } from "./symb
 import { ToolError } from "./tool.ts";
 import { candidatePattern, type NameMatch } from "../symbols/candidates.ts";
 import { type CodeSymbol, SYMBOL_KINDS, type SymbolKind } from "../symbols/types.ts";
+import type { FileOutcome } from "../symbols/service.ts";
 import { containerMatches, splitQualifiedName } from "../symbols/qualified_name.ts";
 
 const MATCHES: NameMatch[] = ["exact", "prefix", "substring"];
@@ -168,33 +169,42 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   const { scope, candidates } = await symbolCandidates(ctx, input, { name, match, ignoreCase });
   const maxBytes = ctx.config.maxReadBytes;
   const wanted = candidatePattern(name, match, ignoreCase);
-  const outcomes = await ctx.session.symbols.symbols(ws, candidates, {
+  const test = nameTest(name, match, ignoreCase);
+  const inContainer = (f: Found) =>
+    container === null || containerMatches(container, f.container, ignoreCase);
+  // Each file's definitions of the name are kept as its outcome arrives (the symbol trees are
+  // not held: a prefix over the whole kernel tree parses every file).
+  const byPath = new Map<string, Found[]>();
+  const unparsed = new Map<string, Exclude<FileOutcome, { ok: true }>>();
+  const partialSet = new Set<string>();
+  await ctx.session.symbols.eachFile(ws, candidates, {
     signal: ctx.signal,
     maxBytes,
     progress: (n) => ctx.progress(n, candidates.length, "files parsed"),
     definitionsOnly: true,
     definitionOf: { source: wanted.source, flags: wanted.flags },
+  }, (path, outcome) => {
+    if (!outcome.ok) {
+      unparsed.set(path, outcome);
+      return;
+    }
+    if (outcome.partial) partialSet.add(path);
+    const defs = collect(path, outcome.symbols, (s) => test(s.name));
+    if (defs.length > 0) byPath.set(path, defs.map(({ column: _, ...entry }) => entry));
   });
-  const test = nameTest(name, match, ignoreCase);
-  const inContainer = (f: Found) =>
-    container === null || containerMatches(container, f.container, ignoreCase);
-  /** Every definition of the name, whatever its kind and container. */
+  /** Every definition of the name, whatever its kind and container, in candidate order. */
   const named: Found[] = [];
   const partial: string[] = [];
   let skipped = 0;
   for (const path of candidates) {
-    const outcome = outcomes.get(path);
-    if (outcome === undefined) continue;
-    if (!outcome.ok) {
-      if (scope.single) throw parseRefusal(path, outcome, maxBytes);
+    const refused = unparsed.get(path);
+    if (refused !== undefined) {
+      if (scope.single) throw parseRefusal(path, refused, maxBytes);
       skipped++;
       continue;
     }
-    if (outcome.partial) partial.push(path);
-    for (const f of collect(path, outcome.symbols, (s) => test(s.name))) {
-      const { column: _, ...entry } = f;
-      named.push(entry);
-    }
+    if (partialSet.has(path)) partial.push(path);
+    for (const f of byPath.get(path) ?? []) named.push(f);
   }
   const placed = named.filter(inContainer);
   const found = placed.filter((f) => kind === null || f.kind === kind);
