@@ -96,8 +96,7 @@ export const gitStatusTool: Tool<GitStatusInput> = {
   title: "Git status",
   description:
     "git status --short --branch: branch, upstream, ahead/behind, then `XY path` per changed " +
-    "file (index, work tree): 'M ' staged, ' M' modified, 'A ' added, 'D ' deleted, 'R ' " +
-    "renamed (old -> new), '??' untracked, 'UU' conflicted. path narrows.",
+    "file (X index, Y work tree; 'R  old -> new', '??' untracked). path narrows.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Git status"),

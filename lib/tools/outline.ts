@@ -132,9 +132,8 @@ export const outlineTool: Tool<OutlineInput> = {
   title: "Outline a source file",
   description:
     "Symbols of one source file from its syntax tree, in order: `<start>-<end> <kind> <name>` " +
-    "per line, indented two spaces per level (kinds: function, method, class, struct, union, " +
-    "enum, interface, type, namespace, module, constant, variable, macro, field). Syntax " +
-    "errors: partial: true. depth limits nesting; head_limit/offset page.",
+    "per line, indented two spaces per level. Syntax errors: partial: true. depth limits " +
+    "nesting; head_limit/offset page.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Outline a source file"),

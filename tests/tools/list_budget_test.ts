@@ -12,10 +12,10 @@ import { INIT, testMethods, transcript } from "../helpers/memory_session.ts";
 const SEEN_BUDGET = 20_000;
 /**
  * The whole answer (with the output schemas, which clients read and models do not). The target
- * is 32,000; the list measured 35,154 when this was written: a known miss (docs/tools.md), held
+ * is 32,000; the list measured 34,953 when this was written: a known miss (docs/tools.md), held
  * here so that it cannot grow.
  */
-const WHOLE_CEILING = 35_200;
+const WHOLE_CEILING = 35_000;
 const LIST = '{"jsonrpc":"2.0","id":2,"method":"tools/list"}';
 
 async function answer(): Promise<string> {
