@@ -31,22 +31,36 @@ export function createResourceProvider(
   config: Config,
   options: { pageSize?: number; edits?: EditSession | null } = {},
 ): ResourceProvider & { close(): void; warm(): void } {
-  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
-    throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+  return new WorkspaceResources(workspace, config, options);
+}
+
+/** The workspace's files as MCP resources: listed in signed-cursor pages, read whole. */
+class WorkspaceResources implements ResourceProvider {
+  readonly #workspace: Workspace | null;
+  readonly #config: Config;
+  readonly #edits: EditSession | null;
+  readonly #pageSize: number;
+  /** The walks suspended between pages, made on the first listing. */
+  #listings: Listings | null = null;
+
+  constructor(
+    workspace: Workspace | null,
+    config: Config,
+    options: { pageSize?: number; edits?: EditSession | null },
+  ) {
+    const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
+      throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+    }
+    this.#workspace = workspace;
+    this.#config = config;
+    this.#edits = options.edits ?? null;
+    this.#pageSize = pageSize;
+    // A write makes pages walked ahead stale: they are dropped (a cursor resumes from its path).
+    options.edits?.onWritten(() => this.#listings?.close());
   }
 
-  let listings: Listings | null = null;
-  // A write makes pages walked ahead stale: they are dropped (a cursor resumes from its path).
-  options.edits?.onWritten(() => listings?.close());
-
-  function lister(): Listings | null {
-    if (workspace === null) return null;
-    listings ??= new Listings(workspace, pageSize);
-    return listings;
-  }
-
-  async function list(
+  async list(
     cursor: string | undefined,
     signal: AbortSignal,
   ): Promise<{ resources: Resource[]; nextCursor?: string }> {
@@ -56,15 +70,17 @@ export function createResourceProvider(
       if (position === null) throw RpcError.invalidParams("Invalid cursor");
       after = position;
     }
-    if (workspace === null) return { resources: [] };
+    const listings = this.#lister();
+    if (listings === null) return { resources: [] };
     await loadMimeLibrary();
-    const { resources, more } = lister()!.page(after, signal);
+    const { resources, more } = listings.page(after, signal);
     if (!more || resources.length === 0) return { resources };
     const last = resources[resources.length - 1].name;
     return { resources, nextCursor: await signCursor(CURSOR_PURPOSE, last) };
   }
 
-  function templates(): ResourceTemplate[] {
+  templates(): ResourceTemplate[] {
+    const workspace = this.#workspace;
     if (workspace === null) return [];
     const base = pathToFileUri(workspace.root);
     return [{
@@ -77,30 +93,12 @@ export function createResourceProvider(
     }];
   }
 
-  async function read(uri: string, signal: AbortSignal): Promise<{ contents: ResourceContents[] }> {
-    if (workspace === null || typeof uri !== "string" || !looksLikeUri(uri)) {
-      throw RpcError.resourceNotFound(String(uri));
-    }
-    let opened: Awaited<ReturnType<Workspace["openFile"]>>;
-    try {
-      opened = await workspace.openFile(uri);
-    } catch (e) {
-      if (!(e instanceof WorkspaceError)) throw e;
-      const inside = e.reason !== "outside" && e.reason !== "invalid-path";
-      throw RpcError.resourceNotFound(uri, inside ? e.reason : undefined);
-    }
+  async read(uri: string, signal: AbortSignal): Promise<{ contents: ResourceContents[] }> {
+    const opened = await this.#open(uri);
     const { file, size } = opened;
     let contents: ResourceContents;
     try {
-      if (size > config.maxReadBytes) {
-        throw RpcError.invalidParams(
-          `Resource too large: ${size} bytes exceeds the ${
-            limitText(config.maxReadBytes)
-          } limit of --max-read-bytes; use read_file with offset and limit`,
-        );
-      }
-      // A blob is base64 (4 bytes per 3) and text is JSON-escaped: at least the file's size.
-      if (size + RESOURCE_ENVELOPE_BYTES > MESSAGE_CAP_BYTES) throw overMessageCap(size, size);
+      this.#checkSize(size);
       await loadMimeLibrary();
       signal.throwIfAborted();
       // Read, decode and encode in one synchronous step into a reused buffer: a fresh buffer per
@@ -108,19 +106,8 @@ export function createResourceProvider(
       const bytes = readAll(file, size);
       const text = decodeText(bytes);
       // With --write: what the client was given counts as read (read before write).
-      if (text !== null && options.edits) await recordBytesRead(options.edits, opened, bytes);
-      const mimeType = mimeTypeOrFallback(baseName(opened.rel), text !== null);
-      const encoded = text !== null
-        ? (size * 6 + RESOURCE_ENVELOPE_BYTES <= MESSAGE_CAP_BYTES
-          ? size
-          : jsonEscapedLength(bytes))
-        : Math.ceil(size / 3) * 4;
-      if (encoded + RESOURCE_ENVELOPE_BYTES > MESSAGE_CAP_BYTES) {
-        throw overMessageCap(size, encoded);
-      }
-      contents = text !== null
-        ? { uri, mimeType, text }
-        : { uri, mimeType, blob: bytes.toBase64() };
+      if (text !== null && this.#edits) await recordBytesRead(this.#edits, opened, bytes);
+      contents = contentsOf(uri, opened.rel, bytes, text, size);
     } finally {
       file.close();
     }
@@ -128,19 +115,69 @@ export function createResourceProvider(
   }
 
   /** Prepares the first page between requests (call once the handshake is done). */
-  function warm(): void {
+  warm(): void {
     Promise.all([loadMimeLibrary(), warmCursorKey()]).then(
-      () => lister()?.prepareFirst(),
+      () => this.#lister()?.prepareFirst(),
       () => {}, // nothing to warm: the first request loads what it needs
     );
   }
 
   /** Drops suspended listings and their timers. */
-  function close(): void {
-    listings?.close();
+  close(): void {
+    this.#listings?.close();
   }
 
-  return { list, templates, read, warm, close };
+  #lister(): Listings | null {
+    if (this.#workspace === null) return null;
+    this.#listings ??= new Listings(this.#workspace, this.#pageSize);
+    return this.#listings;
+  }
+
+  /** The identity-checked file `uri` names; -32002 for anything not served (no reason outside). */
+  async #open(uri: string): Promise<Awaited<ReturnType<Workspace["openFile"]>>> {
+    if (this.#workspace === null || typeof uri !== "string" || !looksLikeUri(uri)) {
+      throw RpcError.resourceNotFound(String(uri));
+    }
+    try {
+      return await this.#workspace.openFile(uri);
+    } catch (e) {
+      if (!(e instanceof WorkspaceError)) throw e;
+      const inside = e.reason !== "outside" && e.reason !== "invalid-path";
+      throw RpcError.resourceNotFound(uri, inside ? e.reason : undefined);
+    }
+  }
+
+  /** -32602 for a file over --max-read-bytes, or one whose answer cannot fit one message. */
+  #checkSize(size: number): void {
+    if (size > this.#config.maxReadBytes) {
+      throw RpcError.invalidParams(
+        `Resource too large: ${size} bytes exceeds the ${
+          limitText(this.#config.maxReadBytes)
+        } limit of --max-read-bytes; use read_file with offset and limit`,
+      );
+    }
+    // A blob is base64 (4 bytes per 3) and text is JSON-escaped: at least the file's size.
+    if (size + RESOURCE_ENVELOPE_BYTES > MESSAGE_CAP_BYTES) throw overMessageCap(size, size);
+  }
+}
+
+/**
+ * The one entry of a resources/read answer: text, or a base64 blob; -32602 when its encoding
+ * would pass the message cap (`size`: the file's size when it was opened).
+ */
+function contentsOf(
+  uri: string,
+  rel: string,
+  bytes: Uint8Array,
+  text: string | null,
+  size: number,
+): ResourceContents {
+  const mimeType = mimeTypeOrFallback(baseName(rel), text !== null);
+  const encoded = text !== null
+    ? (size * 6 + RESOURCE_ENVELOPE_BYTES <= MESSAGE_CAP_BYTES ? size : jsonEscapedLength(bytes))
+    : Math.ceil(size / 3) * 4;
+  if (encoded + RESOURCE_ENVELOPE_BYTES > MESSAGE_CAP_BYTES) throw overMessageCap(size, encoded);
+  return text !== null ? { uri, mimeType, text } : { uri, mimeType, blob: bytes.toBase64() };
 }
 
 /** Room for the envelope of a resources/read answer (the URI is echoed twice at most). */

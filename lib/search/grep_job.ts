@@ -14,10 +14,12 @@ import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import { type ContentOptions, separatesFiles } from "./content_lines.ts";
 import type { PatternSpec } from "./pattern.ts";
 import type { Candidates, FileResult, FromWorker, GrepMode, SkippedFile } from "./protocol.ts";
-import type { Job, JobContext, SearchPool } from "./pool.ts";
+import type { Job, JobContext, JobDriver, SearchPool } from "./pool.ts";
 
 const BATCH = 128;
 const IN_FLIGHT = 2;
+/** The slot that walks (the others search from the start). */
+const WALK_SLOT = 0;
 
 export interface GrepJob {
   ws: WorkspaceOptions;
@@ -56,39 +58,124 @@ export function runGrep(
   params: GrepJob,
   ctx: Omit<JobContext, "fileOf">,
 ): Promise<GrepOutcome> {
-  const batches = new Map<number, string[]>();
-  const reals = new Map<number, string[]>();
-  const pieces = new Map<number, (number[] | null)[]>();
-  const done = new Map<number, FileResult[]>();
-  const queue: number[] = [];
-  let walking = true;
-  const walkSlot = 0;
-  let totalBatches = -1;
-  const inFlight: number[] = [];
-  const ordered: FileResult[] = [];
-  let nextOrdered = 0;
-  let complete = true;
-  let heldLines = 0;
-  let heldChars = 0;
-  /** False once the held lines fill the page (from the end of that batch on). */
-  let collecting = true;
-  let cutoffSet = false;
-  const separate = separatesFiles(params.content);
-  const skipped: SkippedFile[] = [];
+  const driver = new GrepDriver(params);
+  return pool.run(driver, { ...ctx, fileOf: (batch, index) => driver.fileOf(batch, index) });
+}
 
-  function dispatch(job: Job<GrepOutcome>): void {
+/**
+ * The state of one grep on the pool: the batches known (from the walk or the index), those
+ * queued and in flight per worker, the results absorbed in batch order, and how much content
+ * output is held. The pool calls `start` once and `onMessage` for each worker message.
+ */
+class GrepDriver implements JobDriver<GrepOutcome> {
+  readonly #params: GrepJob;
+  readonly #batches = new Map<number, string[]>();
+  readonly #reals = new Map<number, string[]>();
+  readonly #pieces = new Map<number, (number[] | null)[]>();
+  /** Batches searched but not yet absorbed (an earlier one is still out). */
+  readonly #done = new Map<number, FileResult[]>();
+  readonly #queue: number[] = [];
+  /** Searches posted to each slot and not yet answered. */
+  readonly #inFlight: number[] = [];
+  readonly #ordered: FileResult[] = [];
+  readonly #skipped: SkippedFile[] = [];
+  readonly #separate: boolean;
+  /** Slot 0 walks until the walk ends; it searches only then. */
+  #walking = true;
+  /** Known once the walk has ended (or at once for a single file or the index's files). */
+  #totalBatches = -1;
+  #nextOrdered = 0;
+  #complete = true;
+  #heldLines = 0;
+  #heldChars = 0;
+  /** False once the held lines fill the page (from the end of that batch on). */
+  #collecting = true;
+  #cutoffSet = false;
+
+  constructor(params: GrepJob) {
+    this.#params = params;
+    this.#separate = separatesFiles(params.content);
+  }
+
+  /** The file a slot was scanning (for timeout messages). */
+  fileOf(batch: number, index: number): string | undefined {
+    return this.#batches.get(batch)?.[index];
+  }
+
+  start(job: Job<GrepOutcome>): void {
+    for (let i = 0; i < job.slots; i++) this.#inFlight.push(0);
+    const params = this.#params;
+    if (params.single) {
+      this.#walking = false;
+      this.#totalBatches = 1;
+      this.#batches.set(0, [params.base]);
+      this.#reals.set(0, [""]);
+      this.#queue.push(0);
+      this.#dispatch(job);
+      return;
+    }
+    const given = params.candidates;
+    if (given !== undefined) {
+      // The index chose the files: no walk, every worker searches.
+      this.#walking = false;
+      this.#totalBatches = 0;
+      for (let i = 0; i < given.files.length; i += BATCH) {
+        this.#batches.set(this.#totalBatches, given.files.slice(i, i + BATCH));
+        this.#reals.set(this.#totalBatches, given.reals.slice(i, i + BATCH));
+        this.#pieces.set(this.#totalBatches, given.pieces.slice(i, i + BATCH));
+        this.#queue.push(this.#totalBatches++);
+      }
+      this.#dispatch(job);
+      this.#absorb(job);
+      return;
+    }
+    job.post(WALK_SLOT, {
+      t: "walk",
+      job: job.id,
+      ws: params.ws,
+      base: params.base,
+      kind: "grep",
+      globs: params.globs,
+      typeGlobs: params.typeGlobs,
+      batchSize: BATCH,
+    });
+  }
+
+  onMessage(job: Job<GrepOutcome>, slot: number, message: FromWorker): void {
+    if (message.t === "files") {
+      this.#batches.set(message.batch, message.files);
+      this.#reals.set(message.batch, message.reals);
+      this.#queue.push(message.batch);
+      this.#dispatch(job);
+    } else if (message.t === "walked") {
+      this.#walking = false;
+      this.#totalBatches = message.batches;
+      this.#dispatch(job);
+      this.#absorb(job);
+    } else if (message.t === "searched") {
+      this.#inFlight[slot]--;
+      this.#done.set(message.batch, message.results);
+      if (message.skipped !== undefined) this.#skipped.push(...message.skipped);
+      this.#dispatch(job);
+      this.#absorb(job);
+    }
+  }
+
+  /** Posts queued batches to every searching slot, up to IN_FLIGHT each. */
+  #dispatch(job: Job<GrepOutcome>): void {
+    const params = this.#params;
     for (let slot = 0; slot < job.slots; slot++) {
-      if (walking && slot === walkSlot) continue;
-      while (inFlight[slot] < IN_FLIGHT && queue.length > 0) {
-        const batch = queue.shift()!;
-        inFlight[slot]++;
+      if (this.#walking && slot === WALK_SLOT) continue;
+      while (this.#inFlight[slot] < IN_FLIGHT && this.#queue.length > 0) {
+        const batch = this.#queue.shift()!;
+        this.#inFlight[slot]++;
         job.post(slot, {
           t: "search",
           job: job.id,
           batch,
-          files: batches.get(batch)!,
-          reals: reals.get(batch)!,
-          pieces: pieces.get(batch),
+          files: this.#batches.get(batch)!,
+          reals: this.#reals.get(batch)!,
+          pieces: this.#pieces.get(batch),
           ws: params.ws,
           spec: params.spec,
           mode: params.mode,
@@ -100,106 +187,49 @@ export function runGrep(
   }
 
   /** Counts one output line (and its characters from `offset` on). */
-  function hold(line: string): void {
-    if (heldLines >= params.offset) heldChars += line.length + 1;
-    heldLines++;
+  #hold(line: string): void {
+    if (this.#heldLines >= this.#params.offset) this.#heldChars += line.length + 1;
+    this.#heldLines++;
   }
 
-  function absorb(job: Job<GrepOutcome>): void {
-    while (done.has(nextOrdered)) {
-      const results = done.get(nextOrdered)!;
-      done.delete(nextOrdered);
-      batches.delete(nextOrdered);
-      reals.delete(nextOrdered);
-      pieces.delete(nextOrdered);
-      for (const r of results) {
-        if (params.mode !== "content") ordered.push(r);
-        else if (!collecting || r.lines === undefined) {
-          // Past the cut: a batch searched before the cutoff was set still carries lines.
-          collecting = false;
-          complete = false;
-          ordered.push({ path: r.path, count: r.count });
-        } else {
-          ordered.push(r);
-          if (separate && heldLines > 0) hold("--");
-          for (const line of r.lines) hold(line);
-        }
-      }
+  /** Takes the searched batches that come next in order; finishes after the last one. */
+  #absorb(job: Job<GrepOutcome>): void {
+    const params = this.#params;
+    while (this.#done.has(this.#nextOrdered)) {
+      const batch = this.#nextOrdered;
+      const results = this.#done.get(batch)!;
+      this.#done.delete(batch);
+      this.#batches.delete(batch);
+      this.#reals.delete(batch);
+      this.#pieces.delete(batch);
+      for (const r of results) this.#take(r);
       if (
-        params.mode === "content" && collecting &&
-        (heldLines >= params.collectLines || heldChars > params.collectChars)
-      ) collecting = false;
-      if (!collecting && !cutoffSet) {
-        job.setCutoff(nextOrdered);
-        cutoffSet = true;
+        params.mode === "content" && this.#collecting &&
+        (this.#heldLines >= params.collectLines || this.#heldChars > params.collectChars)
+      ) this.#collecting = false;
+      if (!this.#collecting && !this.#cutoffSet) {
+        job.setCutoff(batch);
+        this.#cutoffSet = true;
       }
-      nextOrdered++;
+      this.#nextOrdered++;
     }
-    if (totalBatches >= 0 && nextOrdered >= totalBatches) {
-      job.finish({ results: ordered, complete, skipped });
+    if (this.#totalBatches >= 0 && this.#nextOrdered >= this.#totalBatches) {
+      job.finish({ results: this.#ordered, complete: this.#complete, skipped: this.#skipped });
     }
   }
 
-  const driver = {
-    start(job: Job<GrepOutcome>): void {
-      for (let i = 0; i < job.slots; i++) inFlight.push(0);
-      if (params.single) {
-        walking = false;
-        totalBatches = 1;
-        batches.set(0, [params.base]);
-        reals.set(0, [""]);
-        queue.push(0);
-        dispatch(job);
-        return;
-      }
-      const given = params.candidates;
-      if (given !== undefined) {
-        // The index chose the files: no walk, every worker searches.
-        walking = false;
-        totalBatches = 0;
-        for (let i = 0; i < given.files.length; i += BATCH) {
-          batches.set(totalBatches, given.files.slice(i, i + BATCH));
-          reals.set(totalBatches, given.reals.slice(i, i + BATCH));
-          pieces.set(totalBatches, given.pieces.slice(i, i + BATCH));
-          queue.push(totalBatches++);
-        }
-        dispatch(job);
-        absorb(job);
-        return;
-      }
-      job.post(walkSlot, {
-        t: "walk",
-        job: job.id,
-        ws: params.ws,
-        base: params.base,
-        kind: "grep",
-        globs: params.globs,
-        typeGlobs: params.typeGlobs,
-        batchSize: BATCH,
-      });
-    },
-    onMessage(job: Job<GrepOutcome>, slot: number, message: FromWorker): void {
-      if (message.t === "files") {
-        batches.set(message.batch, message.files);
-        reals.set(message.batch, message.reals);
-        queue.push(message.batch);
-        dispatch(job);
-      } else if (message.t === "walked") {
-        walking = false;
-        totalBatches = message.batches;
-        dispatch(job);
-        absorb(job);
-      } else if (message.t === "searched") {
-        inFlight[slot]--;
-        done.set(message.batch, message.results);
-        if (message.skipped !== undefined) skipped.push(...message.skipped);
-        dispatch(job);
-        absorb(job);
-      }
-    },
-  };
-  return pool.run(driver, {
-    ...ctx,
-    fileOf: (batch, index) => batches.get(batch)?.[index],
-  });
+  /** One file's result, in order: its lines held while the page is still being collected. */
+  #take(r: FileResult): void {
+    if (this.#params.mode !== "content") this.#ordered.push(r);
+    else if (!this.#collecting || r.lines === undefined) {
+      // Past the cut: a batch searched before the cutoff was set still carries lines.
+      this.#collecting = false;
+      this.#complete = false;
+      this.#ordered.push({ path: r.path, count: r.count });
+    } else {
+      this.#ordered.push(r);
+      if (this.#separate && this.#heldLines > 0) this.#hold("--");
+      for (const line of r.lines) this.#hold(line);
+    }
+  }
 }
