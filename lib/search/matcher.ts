@@ -66,17 +66,35 @@ function pastLastLine(text: string, pos: number): boolean {
 export const WINDOW_CHARS = 8 * 1024;
 
 export function createMatcher(spec: PatternSpec): Matcher {
-  const analysis = spec.analysis;
-  const lineRegex = new RegExp(spec.source, spec.flags);
-  const multiline = spec.multiline && analysis.wholeFile;
+  return new PatternMatcher(spec);
+}
 
-  function verify(text: string, start: number, end: number): boolean {
-    lineRegex.lastIndex = 0;
-    return lineRegex.test(stripCr(text.slice(start, end)));
+/**
+ * One compiled pattern and the scan strategies it allows, cheapest first: literal indexOf, one
+ * regex pass over windows of lines, a line-by-line regex, or the whole-file multiline regex.
+ */
+class PatternMatcher implements Matcher {
+  readonly spec: PatternSpec;
+  readonly analysis: RegexAnalysis;
+  /** The pattern as it tests one line (CR dropped). */
+  readonly #lineRegex: RegExp;
+  /** `multiline` and the pattern can span lines: the whole file is matched at once. */
+  readonly #multiline: boolean;
+
+  constructor(spec: PatternSpec) {
+    this.spec = spec;
+    this.analysis = spec.analysis;
+    this.#lineRegex = new RegExp(spec.source, spec.flags);
+    this.#multiline = spec.multiline && spec.analysis.wholeFile;
+  }
+
+  #verify(text: string, start: number, end: number): boolean {
+    this.#lineRegex.lastIndex = 0;
+    return this.#lineRegex.test(stripCr(text.slice(start, end)));
   }
 
   /** Walks candidate line starts in order; `next(from)` gives the next candidate position. */
-  function collect(
+  #collect(
     text: string,
     next: (from: number) => number,
     options: ScanOptions,
@@ -91,7 +109,7 @@ export function createMatcher(spec: PatternSpec): Matcher {
       if (pos < 0 || pastLastLine(text, pos)) break;
       const start = lineStart(text, pos);
       const end = lineEnd(text, pos);
-      if (verify(text, start, end)) {
+      if (this.#verify(text, start, end)) {
         count++;
         if (lines !== undefined) {
           lineNo += countNewlines(text, counted, start);
@@ -104,15 +122,15 @@ export function createMatcher(spec: PatternSpec): Matcher {
     return lines === undefined ? { count } : { count, lines };
   }
 
-  function scanLiterals(text: string, literals: string[], options: ScanOptions): ScanResult {
+  #scanLiterals(text: string, literals: string[], options: ScanOptions): ScanResult {
     if (literals.length === 1) {
       const literal = literals[0];
-      if (literal === "") return scanLines(text, options);
-      return collect(text, (from) => text.indexOf(literal, from), options);
+      if (literal === "") return this.#scanLines(text, options);
+      return this.#collect(text, (from) => text.indexOf(literal, from), options);
     }
     // Several literals: the nearest next occurrence of any of them.
     const nextAt = literals.map(() => -2);
-    return collect(text, (from) => {
+    return this.#collect(text, (from) => {
       let best = -1;
       for (let k = 0; k < literals.length; k++) {
         if (nextAt[k] !== -1 && nextAt[k] < from) nextAt[k] = text.indexOf(literals[k], from);
@@ -129,16 +147,16 @@ export function createMatcher(spec: PatternSpec): Matcher {
    * per exec and, past its limit, reruns that exec in the slow linear-time engine, which on a
    * 7 MB file made `\w{5}\s+\w{5}...` 60x slower (docs/BENCHMARKS.md "Regex translation").
    */
-  function scanWhole(text: string, options: ScanOptions): ScanResult {
-    const regex = new RegExp(analysis.lineSource, spec.flags + "gm");
+  #scanWhole(text: string, options: ScanOptions): ScanResult {
+    const regex = new RegExp(this.analysis.lineSource, this.spec.flags + "gm");
     if (text.length <= WINDOW_CHARS) {
-      return collect(text, (from) => {
+      return this.#collect(text, (from) => {
         regex.lastIndex = from;
         const m = regex.exec(text);
         return m === null ? -1 : m.index;
       }, options);
     }
-    return collect(text, (start) => {
+    return this.#collect(text, (start) => {
       // `start` is always a line start (0, or just after the LF ending a candidate's line).
       let from = start;
       while (from < text.length) {
@@ -157,14 +175,14 @@ export function createMatcher(spec: PatternSpec): Matcher {
     }, options);
   }
 
-  function scanLines(text: string, options: ScanOptions): ScanResult {
+  #scanLines(text: string, options: ScanOptions): ScanResult {
     let count = 0;
     const lines: number[] | undefined = options.wantLines ? [] : undefined;
     let start = 0;
     let lineNo = 0;
     while (!pastLastLine(text, start)) {
       const end = lineEnd(text, start);
-      if (verify(text, start, end)) {
+      if (this.#verify(text, start, end)) {
         count++;
         lines?.push(lineNo);
       }
@@ -174,9 +192,9 @@ export function createMatcher(spec: PatternSpec): Matcher {
     return lines === undefined ? { count } : { count, lines };
   }
 
-  function scanMultiline(raw: string, options: ScanOptions): ScanResult {
+  #scanMultiline(raw: string, options: ScanOptions): ScanResult {
     const text = raw.includes("\r\n") ? raw.replaceAll("\r\n", "\n") : raw;
-    const regex = new RegExp(spec.source, spec.flags + "g");
+    const regex = new RegExp(this.spec.source, this.spec.flags + "g");
     let count = 0;
     const shown = new Set<number>();
     let lineNo = 0;
@@ -203,24 +221,23 @@ export function createMatcher(spec: PatternSpec): Matcher {
     return { count, lines: [...shown].sort((a, b) => a - b) };
   }
 
-  function scanText(text: string, options: ScanOptions): ScanResult {
-    if (multiline) return scanMultiline(text, options);
-    const literals = analysis.literals;
+  scanText(text: string, options: ScanOptions): ScanResult {
+    if (this.#multiline) return this.#scanMultiline(text, options);
+    const literals = this.analysis.literals;
     // One literal: String#indexOf. Several: one regex pass beats one indexOf pass per literal.
-    if (literals !== null && (literals.length === 1 || analysis.lookaround)) {
-      return scanLiterals(text, literals, options);
+    if (literals !== null && (literals.length === 1 || this.analysis.lookaround)) {
+      return this.#scanLiterals(text, literals, options);
     }
-    if (!analysis.lookaround) return scanWhole(text, options);
-    return scanLines(text, options);
+    if (!this.analysis.lookaround) return this.#scanWhole(text, options);
+    return this.#scanLines(text, options);
   }
 
-  function locate(line: string): number {
-    lineRegex.lastIndex = 0;
-    const m = lineRegex.exec(line);
+  /** Where the first match in one line starts, or -1 (a bound function: it is passed on). */
+  readonly locate = (line: string): number => {
+    this.#lineRegex.lastIndex = 0;
+    const m = this.#lineRegex.exec(line);
     return m === null ? -1 : m.index;
-  }
-
-  return { spec, analysis, scanText, locate };
+  };
 }
 
 /** Position of the start of the k-th line after the line holding `pos`. */
