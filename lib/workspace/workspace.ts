@@ -515,7 +515,7 @@ export class Workspace {
     const guard = new FolderGuard(this.root);
     const state = guard.enter(parentOf(r.abs));
     if (state === "bad") throw changed(rel);
-    const file = Deno.openSync(r.abs, { read: true });
+    const file = openCheckedSync(r.abs, rel);
     try {
       const opened = file.statSync();
       this.#checkIdentity(rel, r.info, opened);
@@ -615,7 +615,7 @@ export class Workspace {
     const guard = new FolderGuard(this.root);
     const state = guard.enter(parentOf(r.abs));
     if (state === "bad") throw changed(rel);
-    const file = Deno.openSync(r.abs, { read: true });
+    const file = openCheckedSync(r.abs, rel);
     try {
       const opened = file.statSync();
       this.#checkIdentity(rel, r.info, opened);
@@ -635,7 +635,7 @@ export class Workspace {
     const guard = new FolderGuard(this.root);
     const state = guard.enter(parentOf(r.abs));
     if (state === "bad") throw changed(rel);
-    const file = await Deno.open(r.abs, { read: true });
+    const file = await openChecked(r.abs, rel);
     try {
       const opened = await file.stat();
       this.#checkIdentity(rel, r.info, opened);
@@ -651,6 +651,32 @@ export class Workspace {
       file.close();
       throw e;
     }
+  }
+}
+
+/**
+ * The path was checked a moment ago; an open that finds it gone (a folder on it renamed away or
+ * swapped for a link, the file deleted or replaced) means it changed meanwhile: a refusal, not
+ * an internal error.
+ */
+function vanished(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory ||
+    error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.IsADirectory;
+}
+
+function openCheckedSync(abs: string, rel: string): Deno.FsFile {
+  try {
+    return Deno.openSync(abs, { read: true });
+  } catch (error) {
+    throw vanished(error) ? changed(rel) : error;
+  }
+}
+
+async function openChecked(abs: string, rel: string): Promise<Deno.FsFile> {
+  try {
+    return await Deno.open(abs, { read: true });
+  } catch (error) {
+    throw vanished(error) ? changed(rel) : error;
   }
 }
 
