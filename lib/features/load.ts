@@ -42,6 +42,7 @@ export function loadFeatures(
     maxBytes: config.indexMaxMib * MIB,
     eagerMaxFiles: EAGER_MAX_FILES,
     watch: true,
+    logLevel: config.logLevel,
   }, cache);
   const session = new Session({
     write: available.write,

@@ -1,4 +1,5 @@
 /** Messages between the index service (main thread) and the index worker. */
+import type { LogLevel } from "../log.ts";
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import type { Candidates } from "./trigram_index.ts";
 import type { CandidateQuery } from "../search/protocol.ts";
@@ -11,6 +12,8 @@ export interface IndexSettings {
   eagerMaxFiles: number;
   /** Watch the tree for changes (Deno.watchFs); without it the index is never trusted. */
   watch: boolean;
+  /** The session's --log-level (the worker logs to stderr itself). */
+  logLevel?: LogLevel;
 }
 
 /** A search's question (lib/search/search.ts asks it). */

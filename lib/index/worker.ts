@@ -26,7 +26,7 @@
 import { Workspace } from "../workspace/workspace.ts";
 import { joinRoot, relativeUnder } from "../workspace/names.ts";
 import { isUnder, scopeFilter } from "../search/scope.ts";
-import { log } from "../log.ts";
+import { log, setLogLevel } from "../log.ts";
 import { planQuery } from "./planner.ts";
 import { LayeredIndex } from "./layered_index.ts";
 import { IndexStore, rootKey } from "./index_store.ts";
@@ -808,6 +808,7 @@ function onLocked(): void {
 
 async function open(s: IndexSettings, cache: IndexCache | null): Promise<void> {
   settings = s;
+  if (s.logLevel !== undefined) setLogLevel(s.logLevel);
   ws = Workspace.openSync(s.ws);
   if (!s.watch) {
     untrusted = true;
