@@ -294,23 +294,28 @@ async function* walkFiles(dir: string): AsyncGenerator<string> {
     else if (e.isFile) yield p;
   }
 }
-async function reindexSession(): Promise<{ spawnToWritten: number; note: string }> {
+async function reindexSession(): Promise<{ spawnToWritten: number; note: string; write: string }> {
   let writtenAt = 0;
   let note = "";
+  let write = "";
   const t0 = performance.now();
   const peer = ours(copy, (line) => {
-    if (line.includes("debug: index written") && writtenAt === 0) writtenAt = performance.now();
+    if (line.includes("debug: index written") && writtenAt === 0) {
+      writtenAt = performance.now();
+      write = line.replace(/^.*debug: index written: /, "");
+    }
     if (line.includes("info: Stored index loaded")) note = line.replace(/^.*info: /, "");
   });
   await peer.handshake();
   await grep(peer, QUERIES[1]);
   await waitFor(() => writtenAt > 0, 300_000);
   await peer.close();
-  return { spawnToWritten: writtenAt - t0, note };
+  return { spawnToWritten: writtenAt - t0, note, write };
 }
+await new Promise((r) => setTimeout(r, 2500)); // the copy's files no longer racy
 await reindexSession(); // the base of the copy
 await new Promise((r) => setTimeout(r, 2500)); // nothing racy
-const reindex: { n: number; ms: number; note: string }[] = [];
+const reindex: { n: number; ms: number; note: string; write: string }[] = [];
 for (const n of [10, 100, 1000]) {
   for (let i = 0; i < n; i++) {
     await Deno.writeTextFile(copyFiles[(i * 7919) % copyFiles.length], `\n/* changed ${n} */\n`, {
@@ -319,7 +324,7 @@ for (const n of [10, 100, 1000]) {
   }
   await new Promise((r) => setTimeout(r, 2500));
   const r = await reindexSession();
-  reindex.push({ n, ms: r.spawnToWritten, note: r.note });
+  reindex.push({ n, ms: r.spawnToWritten, note: r.note, write: r.write });
 }
 await Deno.remove(copy, { recursive: true });
 

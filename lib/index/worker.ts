@@ -187,9 +187,17 @@ function release(bytes: Uint8Array): void {
   }
 }
 
-/** Walks the whole tree with stats; yields to the event loop between slices. */
-async function walkAll(gen: number, limit: number): Promise<Entry[] | null> {
+/**
+ * Walks the whole tree with stats; yields to the event loop between slices. With `visit`, each
+ * file goes to it and the answer is empty (the stat pass holds no list of the tree).
+ */
+async function walkAll(
+  gen: number,
+  limit: number,
+  visit?: (e: Entry) => void,
+): Promise<Entry[] | null> {
   const entries: Entry[] = [];
+  let files = 0;
   const newDirs = new Map<string, DirState>();
   const newAliases: [string, string][] = [];
   let last = performance.now();
@@ -201,9 +209,10 @@ async function walkAll(gen: number, limit: number): Promise<Entry[] | null> {
       if (realRel !== null && realRel !== e.rel) newAliases.push([e.rel, realRel]);
       continue;
     }
-    entries.push(entryOf(e));
-    if (entries.length > limit) return null;
-    if ((entries.length & 127) === 0 && performance.now() - last > SLICE_MS) {
+    if (visit === undefined) entries.push(entryOf(e));
+    else visit(entryOf(e));
+    if (++files > limit) return null;
+    if ((files & 127) === 0 && performance.now() - last > SLICE_MS) {
       await tick();
       if (gen !== generation) return null;
       last = performance.now();
@@ -621,20 +630,20 @@ async function loadStored(s: IndexStore): Promise<void> {
   idx.addLayer(shards.base);
   if (shards.delta !== null) idx.addLayer(shards.delta);
   const opened = performance.now() - started;
-  const entries = await walkAll(gen, Infinity);
-  if (entries === null || gen !== generation) {
-    idx.close();
-    return;
-  }
   const seen = new Set<string>();
   let stale = 0;
-  for (const e of entries) {
+  const walked = await walkAll(gen, Infinity, (e) => {
     seen.add(e.rel);
     const stored = idx.get(e.rel);
-    if (stored !== undefined && trusted(stored, e)) continue;
+    if (stored !== undefined && trusted(stored, e)) return;
     idx.add(e, null); // a "scan" file until read again
     reread.add(e.rel);
     stale++;
+  });
+  if (walked === null || gen !== generation) {
+    idx.close();
+    reread.clear();
+    return;
   }
   let gone = 0;
   for (const r of idx.rels()) {
