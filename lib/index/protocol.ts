@@ -64,6 +64,8 @@ export interface IndexStatus {
   note: string;
   /** Bytes of the stored shards on disk (0 without a cache). */
   diskBytes: number;
+  /** During the stat pass ("checking"): files compared with the disk so far. */
+  checked?: number;
   /** Times the stored index was written this session. */
   persisted: number;
 }

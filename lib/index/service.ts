@@ -35,6 +35,8 @@ export class SearchIndex {
   #next = 1;
   readonly #waiting = new Map<number, (message: FromIndex) => void>();
   readonly #persisted = new Map<number, (error: string) => void>();
+  /** Queries waiting on the stat pass, told how far it is. */
+  readonly #listeners = new Set<(done: number, total: number, message: string) => void>();
   #stopped = false;
   #last: IndexAnswer | null = null;
   #timer: number | null = null;
@@ -72,6 +74,11 @@ export class SearchIndex {
       if (m.t === "state") {
         const was = this.#status.phase;
         this.#status = m.status;
+        if (m.status.phase === "checking" && m.status.checked !== undefined) {
+          for (const tell of this.#listeners) {
+            tell(m.status.checked, m.status.files, "checking the stored index against the disk");
+          }
+        }
         if (m.status.phase === "waiting" && this.#wanted) this.#requestBuild();
         if (m.status.phase !== was) {
           log.debug(
@@ -135,8 +142,21 @@ export class SearchIndex {
    * Candidate files for a grep, or null candidates for a full scan. Asking also starts a
    * deferred build (large trees build after their first grep).
    */
-  async candidates(query: IndexQuery): Promise<IndexAnswer> {
-    const answer = await this.#candidates(query);
+  /**
+   * `progress` hears how far the stat pass of a stored index is while the query waits for it
+   * (files compared with the disk, of about `total`).
+   */
+  async candidates(
+    query: IndexQuery,
+    progress?: (done: number, total: number, message: string) => void,
+  ): Promise<IndexAnswer> {
+    if (progress !== undefined) this.#listeners.add(progress);
+    let answer: IndexAnswer;
+    try {
+      answer = await this.#candidates(query);
+    } finally {
+      if (progress !== undefined) this.#listeners.delete(progress);
+    }
     this.#last = answer;
     const chosen = answer.candidates;
     log.debug(

@@ -116,6 +116,8 @@ let persisting = false;
 let persistTimer: ReturnType<typeof setTimeout> | null = null;
 let firstUnwritten = 0;
 let persistedCount = 0;
+/** Files of the stored index being checked by the stat pass. */
+let checkingTotal = 0;
 
 function post(message: FromIndex): void {
   self.postMessage(message);
@@ -213,6 +215,9 @@ async function walkAll(
     else visit(entryOf(e));
     if (++files > limit) return null;
     if ((files & 127) === 0 && performance.now() - last > SLICE_MS) {
+      if (phase === "checking") {
+        post({ t: "state", status: { ...status(), files: checkingTotal, checked: files } });
+      }
       await tick();
       if (gen !== generation) return null;
       last = performance.now();
@@ -629,6 +634,7 @@ async function loadStored(s: IndexStore): Promise<void> {
   const idx = new LayeredIndex();
   idx.addLayer(shards.base);
   if (shards.delta !== null) idx.addLayer(shards.delta);
+  checkingTotal = idx.liveFiles;
   const opened = performance.now() - started;
   const seen = new Set<string>();
   let stale = 0;

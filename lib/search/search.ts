@@ -14,7 +14,11 @@ import type { SearchScope } from "./scope.ts";
  * for a pattern in a scope (null: search the whole scope), and to know that a grep happened.
  */
 export interface CandidateSource {
-  candidates(query: CandidateQuery): Promise<{ candidates: Candidates | null }>;
+  /** `waiting` hears how far a stored index's check is while the query waits for it. */
+  candidates(
+    query: CandidateQuery,
+    waiting?: (done: number, total: number, message: string) => void,
+  ): Promise<{ candidates: Candidates | null }>;
   grepDone(): void;
 }
 
@@ -29,14 +33,27 @@ export type SearchRequest =
   & Omit<GrepJob, "base" | "single" | "globs" | "typeGlobs" | "candidates">
   & { scope: SearchScope };
 
-/** Runs the search; whatever its outcome (a failure too), the index is told afterwards. */
+/**
+ * Runs the search; whatever its outcome (a failure too), the index is told afterwards. `waiting`
+ * hears the progress of a stored index's check when the query waits for it (the first grep of a
+ * session); the search's own progress (files searched) then counts on from there, so that
+ * progress only ever increases.
+ */
 export async function search(
   engine: SearchEngine,
   request: SearchRequest,
   ctx: Omit<JobContext, "fileOf">,
+  waiting?: (done: number, total: number, message: string) => void,
 ): Promise<GrepOutcome> {
   const { scope, spec } = request;
   const index = engine.index;
+  let waited = 0;
+  const heard = waiting === undefined
+    ? undefined
+    : (done: number, total: number, message: string) => {
+      waited = done;
+      waiting(done, total, message);
+    };
   try {
     // The trigram index narrows the files to read, when it is ready and the pattern allows it.
     const candidates = scope.single || index === null ? null : (await index.candidates({
@@ -46,7 +63,7 @@ export async function search(
       base: scope.base,
       globs: scope.globs,
       typeGlobs: scope.typeGlobs,
-    })).candidates;
+    }, heard)).candidates;
     return await runGrep(engine.pool, {
       candidates: candidates ?? undefined,
       ws: request.ws,
@@ -60,7 +77,7 @@ export async function search(
       collectLines: request.collectLines,
       collectChars: request.collectChars,
       offset: request.offset,
-    }, ctx);
+    }, { ...ctx, progress: (n) => ctx.progress(waited + n) });
   } finally {
     index?.grepDone();
   }

@@ -167,7 +167,7 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
       signal: ctx.signal,
       progress: (n) => ctx.progress(n),
       timeoutMs: ctx.config.regexTimeoutMs,
-    });
+    }, (done, total, message) => ctx.progress(done, total, message));
   } catch (error) {
     throw searchFailure(error, pattern, ctx.config.regexTimeoutMs);
   }

@@ -399,3 +399,34 @@ Deno.test("e2e index cache: a cache copied from another root is rebuilt, not tru
     await Deno.remove(cache, { recursive: true });
   }
 });
+
+Deno.test("e2e index cache: a grep with a progress token hears how far the stat pass is", async () => {
+  const root = await tree(4000);
+  const cache = await tempDir("shipcode-cache-");
+  try {
+    await storeOnce(root, cache);
+    const server = await start(root, cache);
+    const answer = await server.request(7, "tools/call", {
+      name: "grep",
+      arguments: { pattern: NEEDLE, output_mode: "count" },
+      _meta: { progressToken: "p1" },
+    });
+    await server.close();
+    const result = answer.result as { content: { text: string }[] };
+    assert.equal(result.content[0].text, await oracle(root, NEEDLE));
+    const progress = server.raw.split("\n")
+      .filter((l) => l.includes('"notifications/progress"'))
+      .map((l) => JSON.parse(l).params);
+    const checking = progress.filter((p) =>
+      p.message === "checking the stored index against the disk"
+    );
+    assert.ok(checking.length > 0, JSON.stringify(progress));
+    assert.equal(checking[0].total, 4001);
+    for (let i = 1; i < progress.length; i++) {
+      assert.ok(progress[i].progress > progress[i - 1].progress);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(cache, { recursive: true });
+  }
+});
