@@ -6,24 +6,32 @@
  *
  *   git archive da56c1b | tar -x -C /tmp/old    # an older server to compare with
  *   deno run --allow-read --allow-write --allow-run --allow-env bench/cold_start.ts \
- *     [--spawns 15] . /tmp/old
+ *     [--spawns 15] [--with-cache] . /tmp/old
+ *
+ * --with-cache: a checkout that has the index cache runs with a temp --cache-dir (its cache writer
+ * starts before the answer) instead of --no-cache.
  */
 import { numFlag } from "./flags.ts";
 import { startFlags } from "./servers.ts";
 
 const SPAWNS = numFlag("--spawns", 15);
-const named = Deno.args.filter((arg, i) => arg !== "--spawns" && Deno.args[i - 1] !== "--spawns");
+const WITH_CACHE = Deno.args.includes("--with-cache");
+const named = Deno.args.filter((arg, i) =>
+  arg !== "--spawns" && Deno.args[i - 1] !== "--spawns" && arg !== "--with-cache"
+);
 const checkouts = named.length > 0 ? named : ["."];
 const INIT =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n';
 const root = await Deno.makeTempDir({ prefix: "shipcode-cold-" });
 
-/** `--no-cache` for a checkout that knows it: the bench never writes the user's cache. */
+/**
+ * `--no-cache` (or, with --with-cache, a temp --cache-dir) for a checkout that knows it: the bench
+ * never writes the user's cache.
+ */
 function noCache(dir: string): string[] {
   try {
-    return Deno.readTextFileSync(`${dir}/lib/cli/args.ts`).includes('"--no-cache"')
-      ? ["--no-cache"]
-      : [];
+    if (!Deno.readTextFileSync(`${dir}/lib/cli/args.ts`).includes('"--no-cache"')) return [];
+    return WITH_CACHE ? ["--cache-dir", `${root}-cache`] : ["--no-cache"];
   } catch {
     return [];
   }
@@ -60,3 +68,4 @@ for (let i = 0; i < checkouts.length; i++) {
   console.log(`| ${checkouts[i]} | ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} |`);
 }
 await Deno.remove(root, { recursive: true });
+await Deno.remove(`${root}-cache`, { recursive: true }).catch(() => {});
