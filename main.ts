@@ -75,23 +75,36 @@ async function main(): Promise<number> {
     gitTarget: git.ok ? git.target : null,
     selected: chosen,
   };
-  // The index cache: its folder is made and its writer (the only code that may write in a
-  // read-only session, and only there) started while the launch permissions still hold.
-  const cacheChoice = chooseCacheDir(config, choice.root);
+  // What the session will not use is given up once the initialize answer is out and before any
+  // feature module (or library) loads: only the protocol core runs before that. First the index
+  // cache: its folder is made and its writer (the only code that may write in a read-only
+  // session, and only there) started while the launch permissions still hold; a worker cannot
+  // gain a permission later. Done after the answer, so that the answer does not wait for it.
   let cache: CacheWriterHandle | null = null;
-  if (cacheChoice.dir !== null) {
-    const started = startCacheWriter(cacheChoice.dir);
-    if (typeof started === "string") log.warn(started);
-    else cache = started;
-  } else if (cacheChoice.note !== "") log.warn(cacheChoice.note);
-  revokeUnused({ write: available.write, run: available.git });
+  let givenUp = false;
+  const giveUp = (withCache = true) => {
+    if (givenUp) return;
+    givenUp = true;
+    if (!withCache) {
+      revokeUnused({ write: available.write, run: available.git });
+      return;
+    }
+    const cacheChoice = chooseCacheDir(config, choice.root);
+    if (cacheChoice.dir !== null) {
+      const started = startCacheWriter(cacheChoice.dir);
+      if (typeof started === "string") log.warn(started);
+      else cache = started;
+    } else if (cacheChoice.note !== "") log.warn(cacheChoice.note);
+    revokeUnused({ write: available.write, run: available.git });
+  };
 
   // The features (tools, resources, their libraries) load after the initialize answer is out.
   let features: Promise<LoadedFeatures> | undefined;
-  const load = () =>
-    features ??= (import(FEATURES) as Promise<typeof import("./lib/features/load.ts")>).then(
-      (module) => module.loadFeatures(choice.root, config, available, cache),
-    );
+  const load = () => {
+    giveUp();
+    return features ??= (import(FEATURES) as Promise<typeof import("./lib/features/load.ts")>)
+      .then((module) => module.loadFeatures(choice.root, config, available, cache));
+  };
   const server = new Server(coreMethods({ name: NAME, version: VERSION }), {
     later: { methods: catalogMethods(), load: () => load().then((loaded) => loaded.table) },
   });
@@ -105,10 +118,13 @@ async function main(): Promise<number> {
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
 
-  await server.serve(Deno.stdin, Deno.stdout, {
+  const served = server.serve(Deno.stdin, Deno.stdout, {
     maxMessageBytes: config.maxMessageBytes,
     onInitialized: () => load().then((loaded) => loaded.warm()),
   });
+  await served;
+  // A session that ended before any feature loaded gives up the rest all the same.
+  giveUp(false);
   (await features)?.close();
   return 0;
 }
