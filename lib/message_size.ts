@@ -8,7 +8,7 @@
 
 export const MESSAGE_CAP_BYTES = 6 * 1024 * 1024;
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** UTF-8 length of `text` (a lone surrogate counts as the 3 bytes of U+FFFD). */
 export function utf8Length(text: string): number {

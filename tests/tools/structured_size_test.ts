@@ -183,7 +183,6 @@ Deno.test({
         const structured = JSON.stringify(result.structuredContent);
         const ratio = structured.length / shown.length;
         rows.push(`${tool.name} ${JSON.stringify(args)}: ${ratio.toFixed(2)} (${shown.length})`);
-        if (Deno.env.get("SHOW_RATIOS")) console.log(rows.at(-1));
         // Pages of an ordinary size: the fixed fields (totals, offset, truncated: ~100
         // characters) are not what the ratio is about.
         assert.ok(shown.length > 400, `${tool.name} ${JSON.stringify(args)} gave a real page`);
