@@ -64,7 +64,10 @@ Deno.test("message cap: an unlimited grep over 14 MB of matches stops under 6 Mi
     const shown = (structured.lines as string[]).length;
     assert.equal(structured.next_offset, shown);
     // The cut is at an entry boundary: the last line shown is whole.
-    assert.match((structured.lines as string[])[shown - 1], /^file\d\.ts:\d+: {2}return ".*" case$/);
+    assert.match(
+      (structured.lines as string[])[shown - 1],
+      /^file\d\.ts:\d+: {2}return ".*" case$/,
+    );
     assert.ok(last.includes(`offset=${shown}]`));
   } finally {
     await server.kill();
