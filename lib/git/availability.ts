@@ -46,21 +46,31 @@ function searchDirs(): string[] {
   return FALLBACK_DIRS;
 }
 
-/** The absolute real path of an executable `git` outside `root` that we may run, or null. */
+function mayRun(command: string): boolean {
+  return Deno.permissions.querySync({ name: "run", command }).state === "granted";
+}
+
+/**
+ * The absolute path of an executable `git` outside `root` that we may run, or null: its real
+ * path when that is what the permission names, else the PATH entry itself. `--allow-run=git`
+ * grants the path found on PATH, which is often a link (Homebrew's /opt/homebrew/bin/git leads
+ * into its Cellar); that entry is used only when its folder, too, lies outside the root, so
+ * nothing the repository holds can change what it leads to.
+ */
 export function findGit(root: string): string | null {
   for (const dir of searchDirs()) {
-    const candidate = real(`${dir}/git`);
+    const entry = `${dir}/git`;
+    const candidate = real(entry);
     if (candidate === null || inside(candidate, root)) continue;
     try {
       const info = Deno.statSync(candidate);
       if (!info.isFile || ((info.mode ?? 0o111) & 0o111) === 0) continue;
-      if (Deno.permissions.querySync({ name: "run", command: candidate }).state !== "granted") {
-        continue;
-      }
+      if (mayRun(candidate)) return candidate;
+      const folder = real(dir);
+      if (folder !== null && !inside(folder, root) && mayRun(entry)) return entry;
     } catch {
       continue;
     }
-    return candidate;
   }
   return null;
 }
