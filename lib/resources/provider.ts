@@ -4,7 +4,7 @@ import type { Config } from "../config.ts";
 import type { Resource, ResourceContents, ResourceProvider, ResourceTemplate } from "./resource.ts";
 import { RpcError } from "../jsonrpc/errors.ts";
 import { jsonEscapedLength, mebibytes, MESSAGE_CAP_BYTES } from "../message_size.ts";
-import { looksLikeUri, pathToFileUri } from "../workspace/uri.ts";
+import { echoableUri, looksLikeUri, pathToFileUri } from "../workspace/uri.ts";
 import { readFullySync, type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { signCursor, verifyCursor, warmCursorKey } from "./cursor.ts";
 import { loadMimeLibrary, mimeTypeOrFallback } from "./mime.ts";
@@ -107,7 +107,7 @@ class WorkspaceResources implements ResourceProvider {
       const text = decodeText(bytes);
       // With --write: what the client was given counts as read (read before write).
       if (text !== null && this.#edits) await recordBytesRead(this.#edits, opened, bytes);
-      contents = contentsOf(uri, opened.rel, bytes, text, size);
+      contents = contentsOf(echoableUri(uri), opened.rel, bytes, text, size);
     } finally {
       file.close();
     }

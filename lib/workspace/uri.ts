@@ -55,3 +55,35 @@ export function fileUriToPath(uri: string): string {
 export function looksLikeUri(input: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(input);
 }
+
+/** Characters a URI may hold as they are (RFC 3986: unreserved, reserved, and `%` of escapes). */
+const URI_CHAR = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
+
+/**
+ * The URI as sent when it is a valid URI, else with every character a URI cannot hold (spaces,
+ * non-ASCII letters of an IRI, a `%` not followed by two hex digits) percent-encoded as UTF-8:
+ * what `contents[].uri` echoes, so that an answer is a valid URI even when the request was lax.
+ */
+export function echoableUri(uri: string): string {
+  let out = "";
+  let changed = false;
+  for (let i = 0; i < uri.length; i++) {
+    const ch = uri[i];
+    if (ch === "%" && /^[0-9A-Fa-f]{2}$/.test(uri.slice(i + 1, i + 3))) {
+      out += ch;
+      continue;
+    }
+    if (ch !== "%" && URI_CHAR.test(ch)) {
+      out += ch;
+      continue;
+    }
+    const code = uri.codePointAt(i)!;
+    const char = String.fromCodePoint(code);
+    if (code > 0xffff) i++;
+    // A lone surrogate cannot be encoded as UTF-8: U+FFFD stands for it.
+    const bytes = new TextEncoder().encode(char);
+    for (const b of bytes) out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+    changed = true;
+  }
+  return changed ? out : uri;
+}

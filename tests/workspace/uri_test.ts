@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
-import { fileUriToPath, pathToFileUri, UriError } from "../../lib/workspace/uri.ts";
+import { echoableUri, fileUriToPath, pathToFileUri, UriError } from "../../lib/workspace/uri.ts";
 
 const PATHS = [
   "/tmp/root/src/a.ts",
@@ -29,4 +29,11 @@ Deno.test("fileUriToPath: accepts localhost and refuses other hosts and schemes"
   assert.throws(() => fileUriToPath("file://evil.example/a"), UriError);
   assert.throws(() => fileUriToPath("https:///a"), UriError);
   assert.throws(() => fileUriToPath("file:///a%ff"), UriError);
+});
+
+Deno.test("echoableUri: a valid URI is echoed as sent; raw non-ASCII, spaces and stray % are percent-encoded", () => {
+  assert.equal(echoableUri("file:///r/a%20b.ts"), "file:///r/a%20b.ts");
+  assert.equal(echoableUri("file:///r/é b.py"), "file:///r/%C3%A9%20b.py");
+  assert.equal(echoableUri("file:///r/100%.txt"), "file:///r/100%25.txt");
+  assert.equal(echoableUri("file:///r/😀"), "file:///r/%F0%9F%98%80");
 });
