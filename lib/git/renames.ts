@@ -63,6 +63,15 @@ export function otherSides(renames: readonly Rename[], rel: string): string[] {
   return [...out];
 }
 
+/** The renames commit `oid` made (against its first parent), or null when git's output was capped. */
+async function commitRenames(git: GitRunner, oid: string, signal?: AbortSignal) {
+  const out = await git.run(
+    ["diff-tree", "-r", "-M", "--no-commit-id", "--name-status", "-z", "--root", oid],
+    { signal },
+  );
+  return out.capped ? null : renamesOf(parseNameStatus(out.stdout));
+}
+
 /**
  * The old name of `rel` when commit `oid` created it by a rename (a file: its old path; a folder:
  * the folder its files came from, when they all came from one), else null.
@@ -73,12 +82,8 @@ export async function renamedInto(
   rel: string,
   signal?: AbortSignal,
 ): Promise<string | null> {
-  const out = await git.run(
-    ["diff-tree", "-r", "-M", "--no-commit-id", "--name-status", "-z", "--root", oid],
-    { signal },
-  );
-  if (out.capped) return null;
-  const renames = renamesOf(parseNameStatus(out.stdout));
+  const renames = await commitRenames(git, oid, signal);
+  if (renames === null) return null;
   const olds = new Set<string>();
   for (const r of renames) {
     const rest = under(r.to, rel);
@@ -97,12 +102,9 @@ export async function renamedAway(
   rel: string,
   signal?: AbortSignal,
 ): Promise<string | null> {
-  const out = await git.run(
-    ["diff-tree", "-r", "-M", "--no-commit-id", "--name-status", "-z", "--root", oid],
-    { signal },
-  );
-  if (out.capped) return null;
-  for (const r of renamesOf(parseNameStatus(out.stdout))) {
+  const renames = await commitRenames(git, oid, signal);
+  if (renames === null) return null;
+  for (const r of renames) {
     if (r.from === rel) return r.to;
   }
   return null;

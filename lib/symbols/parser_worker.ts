@@ -128,35 +128,28 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   let text = source;
   let bodiesSkipped = false;
   let spans: Array<[number, number]> = [];
+  /** The answer for a file that surely defines no symbol of the wanted name (not parsed). */
+  const pruned = (): ParsedFile => ({
+    path,
+    ok: true,
+    size,
+    mtimeMs,
+    symbols: [],
+    partial: false,
+    bodiesSkipped: true,
+    pruned: true,
+  });
   if (cFamily && message.skipBodies === true && message.references === undefined) {
     const wanted = message.definitionOf;
     if (wanted !== undefined && !mayDefineAnywhere(source, regexOf(wanted))) {
       // Every hit is surely a use (`p = kmalloc(n)`): nothing of that name is defined here.
-      return {
-        path,
-        ok: true,
-        size,
-        mtimeMs,
-        symbols: [],
-        partial: false,
-        bodiesSkipped: true,
-        pruned: true,
-      };
+      return pruned();
     }
     const bodies = functionBodies(source);
     if (bodies !== null && bodies.length > 0) {
       if (wanted !== undefined && !mayDefine(source, bodies, regexOf(wanted))) {
         // Every hit is in a function body or surely a use: nothing of that name is defined here.
-        return {
-          path,
-          ok: true,
-          size,
-          mtimeMs,
-          symbols: [],
-          partial: false,
-          bodiesSkipped: true,
-          pruned: true,
-        };
+        return pruned();
       }
       text = withoutBodies(source, bodies);
       bodiesSkipped = true;
