@@ -95,6 +95,8 @@ export class Server {
   #held: Held[] = [];
   #heldByKey = new Map<string, Held>();
   #heldChars = 0;
+  /** A drain of the output is awaited before held requests start (see #startHeld). */
+  #drainAwaited = false;
   #pending = new Set<Promise<void>>();
   #output: Output | undefined;
   #wake: () => void = () => {};
@@ -311,8 +313,25 @@ export class Server {
     this.#start(id, key, method, spec, params);
   }
 
-  /** Starts held requests, in arrival order, while in-flight slots are free. */
+  /**
+   * Starts held requests, in arrival order, while in-flight slots are free and the output is not
+   * backed up: a client that does not read must not get more answers queued for it (each may be
+   * megabytes), so while the output is over its mark the held requests wait for it to drain.
+   */
   #startHeld(): void {
+    if (this.#held.length > 0 && this.#output!.pendingChars > OUTPUT_HIGH_CHARS) {
+      if (!this.#drainAwaited) {
+        this.#drainAwaited = true;
+        // Pending work like a request: EOF waits for the held requests to be answered.
+        const drained: Promise<void> = this.#output!.below(OUTPUT_HIGH_CHARS / 4).then(() => {
+          this.#drainAwaited = false;
+          this.#pending.delete(drained);
+          if (this.#end === undefined) this.#startHeld();
+        });
+        this.#pending.add(drained);
+      }
+      return;
+    }
     while (this.#held.length > 0 && this.#inFlight.size < MAX_IN_FLIGHT) {
       const held = this.#held.shift()!;
       if (held.dropped) continue;

@@ -11,6 +11,7 @@ import {
   testMethods,
   transcript,
 } from "../helpers/memory_session.ts";
+import { Server } from "../../lib/server/server.ts";
 
 const PING = (id: string | number) =>
   `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"ping"}`;
@@ -462,4 +463,62 @@ Deno.test("output: large and multi-byte answers are written exactly", async () =
     lines,
     ids.map((id) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{}}`),
   );
+});
+
+Deno.test("in flight: held requests do not start while the output waits for a client that does not read", async () => {
+  const big = "x".repeat(1024 * 1024);
+  let started = 0;
+  const provider: ResourceProvider = {
+    ...emptyProvider,
+    read: (uri) => {
+      started++;
+      return Promise.resolve({ contents: [{ uri, mimeType: "text/plain", text: big }] });
+    },
+  };
+  // A client that reads nothing until released: every write waits.
+  let release: () => void = () => {};
+  const reading = new Promise<void>((resolve) => release = resolve);
+  const lines: string[] = [];
+  let partial = "";
+  const decoder = new TextDecoder();
+  const sink = {
+    write: async (chunk: Uint8Array) => {
+      await reading;
+      const parts = (partial + decoder.decode(chunk, { stream: true })).split("\n");
+      partial = parts.pop()!;
+      lines.push(...parts);
+      return chunk.length;
+    },
+  };
+  const encoder = new TextEncoder();
+  const requests = [INIT];
+  for (let i = 0; i < 40; i++) {
+    requests.push(
+      `{"jsonrpc":"2.0","id":${
+        100 + i
+      },"method":"resources/read","params":{"uri":"file:///w/${i}"}}`,
+    );
+  }
+  let sent = false;
+  const input = {
+    read: async (buffer: Uint8Array) => {
+      if (sent) {
+        await reading;
+        return null;
+      }
+      sent = true;
+      const bytes = encoder.encode(requests.map((r) => r + "\n").join(""));
+      buffer.set(bytes);
+      return bytes.length;
+    },
+  };
+  const server = new Server(testMethods({ resources: provider }));
+  const ended = server.serve(input, sink, { maxMessageBytes: 1024 * 1024 });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // 16 in flight fill the output past its mark; the other 24 must wait for the client.
+  assert.ok(started <= 16, `${started} reads started while nothing was read`);
+  release();
+  assert.equal(await ended, "eof");
+  assert.equal(lines.length, 41);
+  assert.equal(started, 40);
 });
