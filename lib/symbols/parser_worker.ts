@@ -5,7 +5,7 @@
  * so the main thread replaces this worker after a parsed-bytes threshold.
  */
 /// <reference lib="deno.worker" />
-import { Language, Parser } from "web-tree-sitter";
+import { Language, type Node, Parser } from "web-tree-sitter";
 import type { Workspace } from "../workspace/workspace.ts";
 import { workspaceFor } from "../workspace/worker_workspaces.ts";
 import { readFullySync } from "../workspace/workspace.ts";
@@ -17,6 +17,7 @@ import { IDENTIFIER_TYPES, OPAQUE_CODE_TYPES, RULES } from "./rules.ts";
 import { functionBodies, withoutBodies } from "./skip_bodies.ts";
 import { mayDefine, mayDefineAnywhere } from "./c_definition_sites.ts";
 import { blankAttributeMacros } from "./c_heads.ts";
+import { repairTypeScript } from "./ts_repairs.ts";
 import type {
   FromParser,
   ParsedFile,
@@ -167,6 +168,24 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
     return { path, ok: false, reason: "heap", size };
   }
   if (tree === null) return { path, ok: false, reason: "unreadable" };
+  if (language.id === "typescript" && tree.rootNode.hasError) {
+    const repaired = repairTypeScript(text);
+    if (repaired !== null) {
+      let second: ReturnType<Parser["parse"]>;
+      try {
+        second = p.parse(repaired);
+      } catch {
+        tree.delete();
+        broken = true;
+        return { path, ok: false, reason: "heap", size };
+      }
+      if (second !== null && errorCount(second.rootNode) < errorCount(tree.rootNode)) {
+        tree.delete();
+        tree = second;
+        text = repaired;
+      } else second?.delete();
+    }
+  }
   try {
     const root = tree.rootNode;
     const symbols = extractSymbols(root, RULES[language.id], text);
@@ -195,6 +214,32 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   } finally {
     tree.delete();
   }
+}
+
+/** Syntax errors in a tree: its ERROR nodes and the nodes the parser had to invent. */
+function errorCount(root: Node): number {
+  if (!root.hasError) return 0;
+  let count = 0;
+  const cursor = root.walk();
+  try {
+    let down = true;
+    while (true) {
+      if (down) {
+        const node = cursor.currentNode;
+        if (node.isError || node.isMissing) count++;
+        if (node.hasError && cursor.gotoFirstChild()) continue;
+      }
+      if (cursor.gotoNextSibling()) {
+        down = true;
+        continue;
+      }
+      if (!cursor.gotoParent()) break;
+      down = false;
+    }
+  } finally {
+    cursor.delete();
+  }
+  return count;
 }
 
 /** The candidate scan's regex (per line), compiled once per pattern. */

@@ -1,0 +1,129 @@
+/**
+ * TypeScript that the pinned grammar cannot parse though TypeScript accepts it (generic call
+ * signatures with no separator before them, variance annotations, `abstract override`): the
+ * definitions after such a line are still found, at their own lines, through the real parser
+ * worker.
+ */
+import assert from "node:assert/strict";
+import { repairTypeScript } from "../../lib/symbols/ts_repairs.ts";
+import { SymbolService } from "../../lib/symbols/service.ts";
+import { flattenSymbols, outlineLine } from "../../lib/symbols/outline_lines.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
+
+/** Overloads written as hono writes them: the type parameter list on the lines after the `<`. */
+const SIGNATURES = `export interface Handler<E> {
+  (path: string): Hono<E>
+
+  // with a handler
+  <
+    P extends string,
+    R = any,
+  >(path: P, handler: R): Hono<E>
+  <P extends string>(path: P): Hono<E>
+  new <T>(value: T): Handler<T>
+}
+
+export function afterSignatures(): number {
+  return 1
+}
+`;
+
+const VARIANCE = `interface Box<out O = unknown, in I = unknown> {
+  take(value: I): O
+}
+
+export function afterVariance() {}
+`;
+
+const OVERRIDE = `abstract class Base {
+  abstract label: string
+}
+
+export abstract class Named extends Base {
+  abstract override label: string
+}
+
+export function afterOverride() {}
+`;
+
+async function outline(files: Record<string, string>, file: string) {
+  const root = await Deno.makeTempDir();
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${root}/${name}`, text);
+    }
+    const ws = Workspace.openSync({ root, noIgnore: true, allowSecrets: false });
+    const service = new SymbolService({ workers: 1 });
+    try {
+      const result = await service.symbols(ws, [file], {
+        signal: new AbortController().signal,
+        maxBytes: 1 << 20,
+      });
+      const outcome = result.get(file);
+      assert.ok(outcome?.ok, `${file} parsed`);
+      return {
+        lines: flattenSymbols(outcome.symbols).map(outlineLine),
+        partial: outcome.partial,
+      };
+    } finally {
+      service.stop();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+Deno.test("symbols: definitions after generic call signatures without separators are found", async () => {
+  const got = await outline({ "a.ts": SIGNATURES }, "a.ts");
+  assert.ok(got.lines.includes("13-15 function afterSignatures"), got.lines.join("\n"));
+  assert.ok(got.lines.includes("1-11 interface Handler"), got.lines.join("\n"));
+  assert.equal(got.partial, false);
+});
+
+Deno.test("symbols: variance annotations and abstract override do not hide later definitions", async () => {
+  const variance = await outline({ "v.ts": VARIANCE }, "v.ts");
+  assert.deepEqual(variance.lines, [
+    "1-3 interface Box",
+    "  2-2 method take",
+    "5-5 function afterVariance",
+  ]);
+  assert.equal(variance.partial, false);
+  const override = await outline({ "o.ts": OVERRIDE }, "o.ts");
+  assert.ok(override.lines.includes("9-9 function afterOverride"), override.lines.join("\n"));
+  assert.ok(override.lines.includes("5-7 class Named"), override.lines.join("\n"));
+  assert.equal(override.partial, false);
+});
+
+Deno.test("symbols: a TypeScript error the rewrites cannot mend still answers partial", async () => {
+  const got = await outline(
+    { "b.ts": "export function ok() {}\nconst = ;\nfunction later() {}\n" },
+    "b.ts",
+  );
+  assert.equal(got.partial, true);
+  assert.ok(got.lines.includes("1-1 function ok"), got.lines.join("\n"));
+});
+
+Deno.test("symbols: the TypeScript rewrites keep every position and line break", () => {
+  for (const text of [SIGNATURES, VARIANCE, OVERRIDE]) {
+    const repaired = repairTypeScript(text);
+    assert.ok(repaired !== null);
+    assert.equal(repaired.length, text.length);
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] === "\n" || repaired[i] === "\n") {
+        assert.equal(repaired[i], text[i], `offset ${i}`);
+      }
+    }
+  }
+  assert.match(repairTypeScript(SIGNATURES)!, /\n ;<\n/);
+  assert.match(repairTypeScript(SIGNATURES)!, /\n ;<P extends string>/);
+  assert.match(repairTypeScript(VARIANCE)!, /interface Box< {4}O = unknown, {4}I = unknown>/);
+  assert.match(repairTypeScript(OVERRIDE)!, /abstract {10}label/);
+});
+
+Deno.test("symbols: the TypeScript rewrites leave ordinary code alone", () => {
+  assert.equal(
+    repairTypeScript("const a = b;\n  <T>(x: T) => x;\nfor (const k in obj) {}\n"),
+    null,
+  );
+  assert.equal(repairTypeScript("export function f<T>(x: T): T {\n  return x\n}\n"), null);
+});
