@@ -5,8 +5,8 @@
  * per session kind on the kernel tree (bench/corpus.sh), against the 400 MiB budget:
  *
  * - full-scan grep with unlimited content (`--no-index`, output_mode content, head_limit 0);
- * - symbols over the whole tree: find_symbol with a prefix that nearly every C file holds (every
- *   candidate parsed), then find_references of a name in 1,400 files (full parses);
+ * - symbols across the tree: find_symbol of a name in 4,500 files, then find_references of a
+ *   name in 1,400 files (full parses); and symbols of every file: find_symbol with the prefix `s`;
  * - complete listings: glob `**` and list_dir of the whole tree, head_limit 0;
  * - the index build: a default server, one grep to start it, until "index ready".
  *
@@ -45,13 +45,20 @@ const SESSIONS: Session[] = [
   },
   {
     id: "symbols",
-    label: "symbols over the whole tree (find_symbol prefix `s`, then find_references " +
-      "`task_struct`)",
+    label: "symbols across the tree (find_symbol `list_head`, 4,511 candidates, then " +
+      "find_references `task_struct`, 1,422 files parsed whole)",
     flags: ["--no-index"],
     steps: [
-      { tool: "find_symbol", args: { name: "s", match: "prefix", head_limit: 0 } },
+      { tool: "find_symbol", args: { name: "list_head", head_limit: 0 } },
       { tool: "find_references", args: { name: "task_struct", head_limit: 0 } },
     ],
+  },
+  {
+    id: "symbols-all",
+    label: "symbols of every file (find_symbol prefix `s`: every C file parsed, every " +
+      "definition starting with s kept for the answer)",
+    flags: ["--no-index"],
+    steps: [{ tool: "find_symbol", args: { name: "s", match: "prefix", head_limit: 0 } }],
   },
   {
     id: "listings",

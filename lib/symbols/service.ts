@@ -10,7 +10,7 @@ import type { FileSymbols } from "./types.ts";
 import type { ParsedFile, UnparsedReason } from "./worker_protocol.ts";
 
 export interface SymbolServiceOptions extends ParserPoolOptions {
-  /** Budget of the per-file symbol cache (default 64 MiB). */
+  /** Budget of the per-file symbol cache (default 32 MiB). */
   cacheBytes?: number;
   /** The session's work queue: parsing holds one unit while it runs. */
   queue?: WorkQueue;
@@ -51,7 +51,7 @@ export class SymbolService {
   readonly #queue: WorkQueue | null;
 
   constructor(options: SymbolServiceOptions = {}) {
-    this.cache = new SymbolCache(options.cacheBytes ?? 64 * 1024 * 1024);
+    this.cache = new SymbolCache(options.cacheBytes ?? 32 * 1024 * 1024);
     this.parsers = new ParserPool(options);
     this.#queue = options.queue ?? null;
   }
