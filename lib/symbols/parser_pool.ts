@@ -1,10 +1,13 @@
 /**
  * The parser workers on the main thread. Workers start on first use (nothing of tree-sitter loads
- * before a symbol tool is called); each batch goes to the least busy worker. Each worker's
- * WebAssembly heap (tree-sitter's memory, which never shrinks) is capped at `heapCapBytes` (a
- * tree that needs more fails its file) and reported after every batch: a worker whose heap has
- * grown to `heapRecycleBytes`, or that has parsed `recycleBytes` of source, is retired: it gets no
- * new batches and is terminated once its last batch is answered, so the heap is given back.
+ * before a symbol tool is called). Batches wait in one queue here and go to the least busy worker,
+ * at most IN_FLIGHT at a time each, so that a call over thousands of files never hands a worker
+ * more than its next two batches. Each worker's WebAssembly heap (tree-sitter's memory, which
+ * never shrinks) is capped at `heapCapBytes` (a tree that needs more fails its file) and reported
+ * after every batch with the worker's JavaScript heap: a worker whose WebAssembly heap has grown
+ * to `heapRecycleBytes`, whose JavaScript heap has grown to `v8RecycleBytes`, or that has parsed
+ * `recycleBytes` of source, is retired: it gets no new batches (the queue's next ones go to its
+ * replacement) and is terminated once its last batch is answered, so the heap is given back.
  */
 import type { FromParser, ParsedFile, ParseRequest } from "./worker_protocol.ts";
 
@@ -17,12 +20,26 @@ export interface ParserPoolOptions {
   heapRecycleBytes?: number;
   /** The most a worker's WebAssembly heap may grow to (default 160 MiB, at least 32 MiB). */
   heapCapBytes?: number;
+  /**
+   * A worker whose JavaScript heap (V8's, with external memory) has grown to this is replaced
+   * (default 64 MiB): the garbage of a large tree's symbols is given back with it.
+   */
+  v8RecycleBytes?: number;
 }
 
 interface Pending {
   resolve: (files: ParsedFile[]) => void;
   reject: (error: Error) => void;
 }
+
+/** A batch waiting for a worker. */
+interface Queued extends Pending {
+  id: number;
+  request: Omit<ParseRequest, "t" | "id" | "heapCapBytes">;
+}
+
+/** Batches a worker holds at once: one parsing, one waiting in its inbox. */
+const IN_FLIGHT = 2;
 
 interface Slot {
   worker: Worker;
@@ -41,17 +58,20 @@ export class ParserPool {
   readonly #recycleBytes: number;
   readonly #heapRecycleBytes: number;
   readonly #heapCapBytes: number;
+  readonly #v8RecycleBytes: number;
   #slots: Array<Slot | null>;
   #nextId = 1;
   #generations = 0;
   #retiring = new Set<Slot>();
   #parsedFiles = 0;
+  readonly #queue: Queued[] = [];
 
   constructor(options: ParserPoolOptions = {}) {
     this.#size = Math.max(1, options.workers ?? 2);
     this.#recycleBytes = options.recycleBytes ?? 128 * 1024 * 1024;
     this.#heapRecycleBytes = options.heapRecycleBytes ?? 64 * 1024 * 1024;
     this.#heapCapBytes = options.heapCapBytes ?? 160 * 1024 * 1024;
+    this.#v8RecycleBytes = options.v8RecycleBytes ?? 64 * 1024 * 1024;
     this.#slots = new Array(this.#size).fill(null);
   }
 
@@ -76,22 +96,29 @@ export class ParserPool {
     return bytes;
   }
 
-  /** Parses one batch of files on the least busy worker. */
+  /** Parses one batch of files on the least busy worker, once one has room for it. */
   parse(
     request: Omit<ParseRequest, "t" | "id" | "heapCapBytes">,
     signal: AbortSignal,
   ): Promise<ParsedFile[]> {
     signal.throwIfAborted();
-    const slot = this.#pick();
     const id = this.#nextId++;
     return new Promise<ParsedFile[]>((resolve, reject) => {
       const onAbort = () => {
-        // The batch runs on (a parse cannot be interrupted); its answer is dropped.
-        if (slot.pending.delete(id)) this.#maybeRetire(slot);
+        const waiting = this.#queue.findIndex((q) => q.id === id);
+        if (waiting >= 0) this.#queue.splice(waiting, 1);
+        else {
+          // The batch runs on (a parse cannot be interrupted); its answer is dropped.
+          const slot = this.#holder(id);
+          if (slot !== null && slot.pending.delete(id)) this.#maybeRetire(slot);
+          this.#dispatch();
+        }
         reject(signal.reason);
       };
       signal.addEventListener("abort", onAbort, { once: true });
-      slot.pending.set(id, {
+      this.#queue.push({
+        id,
+        request,
         resolve: (files) => {
           signal.removeEventListener("abort", onAbort);
           resolve(files);
@@ -101,17 +128,11 @@ export class ParserPool {
           reject(error);
         },
       });
-      const message: ParseRequest = {
-        t: "parse",
-        id,
-        ...request,
-        heapCapBytes: this.#heapCapBytes,
-      };
-      slot.ready.then(() => slot.worker.postMessage(message));
+      this.#dispatch();
     });
   }
 
-  /** Terminates every worker; pending batches fail. */
+  /** Terminates every worker; pending and queued batches fail. */
   stop(): void {
     for (let i = 0; i < this.#slots.length; i++) {
       const slot = this.#slots[i];
@@ -120,6 +141,32 @@ export class ParserPool {
     }
     for (const slot of this.#retiring) this.#kill(slot, "The parser workers were stopped");
     this.#retiring.clear();
+    const error = new Error("The parser workers were stopped");
+    for (const queued of this.#queue.splice(0)) queued.reject(error);
+  }
+
+  /** Hands queued batches to the least busy workers while one has room. */
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      const slot = this.#pick();
+      if (slot.pending.size >= IN_FLIGHT) return;
+      const queued = this.#queue.shift()!;
+      slot.pending.set(queued.id, { resolve: queued.resolve, reject: queued.reject });
+      const message: ParseRequest = {
+        t: "parse",
+        id: queued.id,
+        ...queued.request,
+        heapCapBytes: this.#heapCapBytes,
+      };
+      slot.ready.then(() => slot.worker.postMessage(message));
+    }
+  }
+
+  /** The worker (live or retiring) a batch was given to. */
+  #holder(id: number): Slot | null {
+    for (const slot of this.#slots) if (slot?.pending.has(id)) return slot;
+    for (const slot of this.#retiring) if (slot.pending.has(id)) return slot;
+    return null;
   }
 
   #pick(): Slot {
@@ -166,19 +213,23 @@ export class ParserPool {
         this.#parsedFiles += message.files.length;
         if (
           message.broken || slot.parsedBytes >= this.#recycleBytes ||
-          message.heapBytes >= this.#heapRecycleBytes
+          message.heapBytes >= this.#heapRecycleBytes ||
+          message.v8HeapBytes >= this.#v8RecycleBytes
         ) {
           slot.retired = true;
         }
         pending?.resolve(message.files);
       } else pending?.reject(new Error(message.message));
       this.#maybeRetire(slot);
+      this.#dispatch();
     };
     worker.onerror = (event) => {
       event.preventDefault();
       this.#kill(slot, `The parser worker failed: ${event.message}`);
       const at = this.#slots.indexOf(slot);
       if (at >= 0) this.#slots[at] = null;
+      this.#retiring.delete(slot);
+      this.#dispatch();
     };
     return slot;
   }

@@ -18,13 +18,15 @@ import { functionBodies, withoutBodies } from "./skip_bodies.ts";
 import { mayDefine, mayDefineAnywhere } from "./c_definition_sites.ts";
 import { blankAttributeMacros } from "./c_heads.ts";
 import { repairTypeScript } from "./ts_repairs.ts";
-import type {
-  FromParser,
-  ParsedFile,
-  ParseRequest,
-  Reference,
-  ToParser,
+import {
+  FILTER_FROM_SYMBOLS,
+  type FromParser,
+  type ParsedFile,
+  type ParseRequest,
+  type Reference,
+  type ToParser,
 } from "./worker_protocol.ts";
+import type { CodeSymbol } from "./types.ts";
 
 const GRAMMARS = new URL("./grammars/", import.meta.url);
 const KINDS = { identifiers: IDENTIFIER_TYPES, opaque: OPAQUE_CODE_TYPES };
@@ -100,6 +102,7 @@ async function handle(message: ParseRequest): Promise<void> {
     bytes,
     largest,
     heapBytes: memory?.buffer.byteLength ?? 0,
+    v8HeapBytes: javaScriptHeap(),
     broken,
   });
 }
@@ -188,7 +191,15 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   }
   try {
     const root = tree.rootNode;
-    const symbols = extractSymbols(root, RULES[language.id], text);
+    let symbols = extractSymbols(root, RULES[language.id], text);
+    let filtered = false;
+    if (message.keep !== undefined && message.references === undefined) {
+      const keep = regexOf(message.keep);
+      if (countSymbols(symbols) > FILTER_FROM_SYMBOLS) {
+        symbols = matching(symbols, keep);
+        filtered = true;
+      }
+    }
     const result: ParsedFile = {
       path,
       ok: true,
@@ -198,6 +209,7 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
       partial: root.hasError,
       bodiesSkipped,
     };
+    if (filtered) result.filtered = true;
     const wanted = message.references;
     if (wanted !== undefined) {
       const defs = definitionSites(symbols, wanted.name);
@@ -240,6 +252,34 @@ function errorCount(root: Node): number {
     cursor.delete();
   }
   return count;
+}
+
+/** V8's heap of this worker and its external memory (bytes). */
+function javaScriptHeap(): number {
+  const usage = Deno.memoryUsage();
+  return usage.heapTotal + usage.external;
+}
+
+function countSymbols(symbols: readonly CodeSymbol[]): number {
+  let n = symbols.length;
+  for (const s of symbols) if (s.children !== undefined) n += countSymbols(s.children);
+  return n;
+}
+
+/** The symbols at any depth whose name `keep` matches, in tree order, without children. */
+function matching(symbols: readonly CodeSymbol[], keep: RegExp): CodeSymbol[] {
+  const out: CodeSymbol[] = [];
+  const visit = (list: readonly CodeSymbol[]) => {
+    for (const s of list) {
+      if (keep.test(s.name)) {
+        const { children: _, ...flat } = s;
+        out.push(flat);
+      }
+      if (s.children !== undefined) visit(s.children);
+    }
+  };
+  visit(symbols);
+  return out;
 }
 
 /** The candidate scan's regex (per line), compiled once per pattern. */

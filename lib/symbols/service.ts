@@ -39,6 +39,11 @@ export interface ParseOptions {
    * outcome then lists no symbols (it defines nothing of that name) and is not cached.
    */
   definitionOf?: { source: string; flags: string };
+  /**
+   * With definitionsOnly: the names the call wants (a regex every wanted name matches). A file
+   * with thousands of symbols then hands over only those, flattened, and is not cached.
+   */
+  keep?: { source: string; flags: string };
 }
 
 /** Files per parse batch, and bytes: enough to amortise a message, small enough to spread. */
@@ -128,6 +133,7 @@ export class SymbolService {
           maxBytes: options.maxBytes,
           skipBodies: options.definitionsOnly === true,
           definitionOf: options.definitionsOnly === true ? options.definitionOf : undefined,
+          keep: options.definitionsOnly === true ? options.keep : undefined,
         },
         options.signal,
       );
@@ -183,6 +189,7 @@ export class SymbolService {
   #absorb(ws: Workspace, file: ParsedFile): FileOutcome {
     if (!file.ok) return { ok: false, reason: file.reason, size: file.size };
     if (file.pruned === true) return { ok: true, symbols: [], partial: false };
+    if (file.filtered === true) return { ok: true, symbols: file.symbols, partial: file.partial };
     const key = cacheKey(ws, file.path);
     this.cache.set(key, file.size, file.mtimeMs, {
       symbols: file.symbols,

@@ -21,7 +21,16 @@ export interface ParseRequest {
    * whose hits may be a definition (c_definition_sites.ts) is not parsed (`pruned`).
    */
   definitionOf?: { source: string; flags: string };
+  /**
+   * With skipBodies: a file with more than FILTER_FROM_SYMBOLS symbols (a generated header of
+   * 70,000 register macros) posts only those whose name this regex matches, flattened
+   * (`filtered`), so that neither side holds the whole list.
+   */
+  keep?: { source: string; flags: string };
 }
+
+/** Symbols in one file above which a find_symbol parse posts only the matching ones. */
+export const FILTER_FROM_SYMBOLS = 4096;
 
 export type ToParser = ParseRequest;
 
@@ -43,6 +52,11 @@ export type ParsedFile =
      * defines nothing of that name (`symbols` is empty; not the file's symbols, never cached).
      */
     pruned?: boolean;
+    /**
+     * Only the symbols whose name matched `keep`, flattened (each keeps its `container`, none its
+     * children): not the file's symbols, never cached.
+     */
+    filtered?: boolean;
     references?: Reference[];
     /** Text of the reference lines and their context lines, by 1-based line number. */
     lines?: Record<number, string>;
@@ -60,7 +74,8 @@ export type FromParser =
   /**
    * `bytes`: source bytes parsed; `largest`: the largest file among them; `heapBytes`: the size
    * of the worker's WebAssembly heap after the batch (it never shrinks); `broken`: a parse ran out
-   * of heap, so the worker must not be used again.
+   * of heap, so the worker must not be used again; `v8HeapBytes`: the worker's JavaScript heap
+   * (V8's heapTotal plus external memory), which the pool also recycles by.
    */
   | {
     t: "parsed";
@@ -69,6 +84,7 @@ export type FromParser =
     bytes: number;
     largest: number;
     heapBytes: number;
+    v8HeapBytes: number;
     broken: boolean;
   }
   | { t: "failed"; id: number; message: string };

@@ -185,6 +185,21 @@ Deno.test("symbols: a parser worker whose heap grew past its recycle size is rep
   );
 });
 
+Deno.test("symbols: a parser worker over its heap share gets no more batches of the same call", async () => {
+  // Four files, each its own batch, each growing a fresh heap past the recycle size. The worker
+  // holds at most two batches at once: it parses the two it was given, then a fresh worker takes
+  // the next two. A pool that handed one worker all the batches of a call would parse all four
+  // in one ever-grown heap (one worker started).
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 4; i++) files[`big${i}.c`] = BIG_TABLE.replace("table", `table${i}`);
+  await withService(files, async (service, ws) => {
+    const got = await service.symbols(ws, Object.keys(files), { signal, maxBytes: 4 * MiB });
+    for (let i = 0; i < 4; i++) assert.deepEqual(namesOf(got.get(`big${i}.c`)), [`table${i}`]);
+    assert.equal(service.parsers.started, 2);
+    assert.equal(service.parsers.heapBytes, 0, "every grown worker is gone");
+  }, { heapRecycleBytes: 33 * MiB });
+});
+
 Deno.test("symbols: a tree that needs more than the heap cap fails its file, not the session", async () => {
   await withService(
     { "small.go": "package s\n\nfunc A() {}\n", "big.c": BIG_TABLE },
@@ -288,5 +303,34 @@ Deno.test("symbols: a C file that mentions the name only inside function bodies 
       partial: false,
       symbols: [{ kind: "function", name: "a", start_line: 1, end_line: 4, line: 1, column: 12 }],
     });
+  });
+});
+
+Deno.test("symbols: a file with thousands of symbols hands find_symbol only the wanted names, uncached", async () => {
+  const lines = [];
+  for (let i = 0; i < 5000; i++) lines.push(`#define REG_${i} ${i}`);
+  lines.push("struct box { int wanted_field; };", "static int wanted_fn(void) { return 1; }");
+  const header = lines.join("\n") + "\n";
+  await withService({ "regs.h": header }, async (service, ws) => {
+    const got: FileOutcome[] = [];
+    const pattern = { source: "\\bwanted", flags: "u" };
+    await service.eachFile(ws, ["regs.h"], {
+      signal,
+      maxBytes: 4 * MiB,
+      definitionsOnly: true,
+      definitionOf: pattern,
+      keep: pattern,
+    }, (_, outcome) => got.push(outcome));
+    assert.equal(got.length, 1);
+    const outcome = got[0];
+    assert.ok(outcome.ok);
+    assert.deepEqual(
+      outcome.symbols.map((s) => [s.kind, s.name, s.line, s.container ?? null, s.children ?? null]),
+      [["field", "wanted_field", 5001, "box", null], ["function", "wanted_fn", 5002, null, null]],
+    );
+    assert.equal(service.cache.size, 0, "a filtered answer is not the file's symbols");
+    // The outline still gets every symbol.
+    const whole = await service.symbols(ws, ["regs.h"], { signal, maxBytes: 4 * MiB });
+    assert.equal(namesOf(whole.get("regs.h"))?.length, 5002);
   });
 });
