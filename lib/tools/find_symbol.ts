@@ -1,11 +1,12 @@
 /** find_symbol: where names are defined, from syntax trees (docs/tools.md "find_symbol"). */
 import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
-import { capNote, type EntrySize, entrySize, hintLine, takePage } from "./paging.ts";
+import { capNote, type EntrySize, entrySize, hintLine } from "./paging.ts";
+import { DefinitionTally, type Found } from "./definition_tally.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { checkName, otherMentions, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { ToolError } from "./tool.ts";
 import { candidatePattern, type NameMatch } from "../symbols/candidates.ts";
-import { type CodeSymbol, SYMBOL_KINDS, type SymbolKind } from "../symbols/types.ts";
+import { type CodeSymbol, SYMBOL_KINDS } from "../symbols/types.ts";
 import type { FileOutcome } from "../symbols/service.ts";
 import { containerMatches, splitQualifiedName } from "../symbols/qualified_name.ts";
 
@@ -65,15 +66,6 @@ const outputSchema = {
   additionalProperties: false,
 };
 
-interface Found {
-  path: string;
-  line: number;
-  end_line: number;
-  kind: SymbolKind;
-  name: string;
-  container?: string;
-}
-
 /** The predicate of a name under `match` and `-i`. */
 function nameTest(name: string, match: NameMatch, ignoreCase: boolean): (s: string) => boolean {
   const want = ignoreCase ? name.toLowerCase() : name;
@@ -88,7 +80,7 @@ function collect(
   path: string,
   symbols: readonly CodeSymbol[],
   keep: (s: CodeSymbol) => boolean,
-): Array<Found & { column: number }> {
+): Found[] {
   const out: Array<Found & { column: number }> = [];
   const visit = (list: readonly CodeSymbol[]) => {
     for (const s of list) {
@@ -108,7 +100,8 @@ function collect(
     }
   };
   visit(symbols);
-  return out.sort((a, b) => a.line - b.line || a.column - b.column);
+  return out.sort((a, b) => a.line - b.line || a.column - b.column)
+    .map(({ column: _, ...found }) => found);
 }
 
 function textLine(f: Found): string {
@@ -135,19 +128,17 @@ function someFiles(paths: readonly string[]): string {
 }
 
 /** `function (2), macro (1)`: the kinds among definitions, most frequent first. */
-function kindCounts(found: readonly Found[]): string {
-  const counts = new Map<string, number>();
-  for (const f of found) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
+function kindCounts(counts: ReadonlyMap<string, number>): string {
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .map(([kind, n]) => `${kind} (${n})`).join(", ");
 }
 
 /** `Session (2), the file level (1)`: where definitions are, most frequent first. */
-function containerCounts(found: readonly Found[]): string {
+function containerCounts(byContainer: ReadonlyMap<string | undefined, number>): string {
   const counts = new Map<string, number>();
-  for (const f of found) {
-    const where = f.container === undefined ? "the file level" : `"${f.container}"`;
-    counts.set(where, (counts.get(where) ?? 0) + 1);
+  for (const [container, n] of byContainer) {
+    const where = container === undefined ? "the file level" : `"${container}"`;
+    counts.set(where, (counts.get(where) ?? 0) + n);
   }
   const list = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const shown = list.slice(0, 5).map(([where, n]) => `${where} (${n})`).join(", ");
@@ -172,9 +163,19 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   const test = nameTest(name, match, ignoreCase);
   const inContainer = (f: Found) =>
     container === null || containerMatches(container, f.container, ignoreCase);
-  // Each file's definitions of the name are kept as its outcome arrives (the symbol trees are
-  // not held: a prefix over the whole kernel tree parses every file).
-  const byPath = new Map<string, Found[]>();
+  // Each file's definitions of the name go to the tally as its outcome arrives, which keeps only
+  // the page and counts the rest (the symbol trees are not held either: a prefix over the whole
+  // kernel tree parses every file and matches a million definitions).
+  const offset = input.offset;
+  const tally = new DefinitionTally(candidates, { inContainer, kind }, {
+    request: {
+      offset,
+      limit: input.head_limit ?? null,
+      defaultLimit: Infinity,
+      budgetChars: ctx.config.maxOutputChars,
+    },
+    size: sizeOf,
+  });
   const unparsed = new Map<string, Exclude<FileOutcome, { ok: true }>>();
   const partialSet = new Set<string>();
   await ctx.session.symbols.eachFile(ws, candidates, {
@@ -183,17 +184,16 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     progress: (n) => ctx.progress(n, candidates.length, "files parsed"),
     definitionsOnly: true,
     definitionOf: { source: wanted.source, flags: wanted.flags },
+    keep: { source: wanted.source, flags: wanted.flags },
   }, (path, outcome) => {
     if (!outcome.ok) {
       unparsed.set(path, outcome);
+      tally.add(path, []);
       return;
     }
     if (outcome.partial) partialSet.add(path);
-    const defs = collect(path, outcome.symbols, (s) => test(s.name));
-    if (defs.length > 0) byPath.set(path, defs.map(({ column: _, ...entry }) => entry));
+    tally.add(path, collect(path, outcome.symbols, (s) => test(s.name)));
   });
-  /** Every definition of the name, whatever its kind and container, in candidate order. */
-  const named: Found[] = [];
   const partial: string[] = [];
   let skipped = 0;
   for (const path of candidates) {
@@ -201,33 +201,22 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     if (refused !== undefined) {
       if (scope.single) throw parseRefusal(path, refused, maxBytes);
       skipped++;
-      continue;
-    }
-    if (partialSet.has(path)) partial.push(path);
-    for (const f of byPath.get(path) ?? []) named.push(f);
+    } else if (partialSet.has(path)) partial.push(path);
   }
-  const placed = named.filter(inContainer);
-  const found = placed.filter((f) => kind === null || f.kind === kind);
-  const offset = input.offset;
-  const page = takePage(found, {
-    offset,
-    limit: input.head_limit ?? null,
-    defaultLimit: Infinity,
-    budgetChars: ctx.config.maxOutputChars,
-  }, sizeOf);
+  const { page, total, placedKinds, namedContainers } = tally.finish();
   const lines = page.items.map(textLine);
   if (page.nextOffset !== undefined) {
-    const remaining = `${found.length - page.nextOffset} more definitions`;
+    const remaining = `${total - page.nextOffset} more definitions`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
   }
   let other: string[] | null = null;
-  if (lines.length === 0 && found.length > 0) lines.push("No more definitions");
-  else if (lines.length === 0 && placed.length > 0) {
-    lines.push(`No ${kind} named "${name}"; its definitions are: ${kindCounts(placed)}`);
-  } else if (lines.length === 0 && named.length > 0) {
+  if (lines.length === 0 && total > 0) lines.push("No more definitions");
+  else if (lines.length === 0 && placedKinds.size > 0) {
+    lines.push(`No ${kind} named "${name}"; its definitions are: ${kindCounts(placedKinds)}`);
+  } else if (lines.length === 0 && namedContainers.size > 0) {
     lines.push(
       `No definitions of "${name}" in "${container}"; "${name}" is defined in ${
-        containerCounts(named)
+        containerCounts(namedContainers)
       }`,
     );
   } else if (lines.length === 0) {
@@ -251,7 +240,7 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   }
   const structured: Record<string, unknown> = {
     symbols: page.items.map(structuredLine),
-    total: found.length,
+    total,
     files_parsed: candidates.length - skipped,
     skipped,
     partial_files: partial.length,

@@ -56,39 +56,80 @@ export function takePage<T>(
   request: PageRequest,
   size: (item: T) => EntrySize,
 ): Page<T> {
-  const explicit = request.limit !== null;
-  const count = explicit ? (request.limit === 0 ? Infinity : request.limit!) : request.defaultLimit;
-  const budget = explicit || request.budgetChars === 0 ? Infinity : request.budgetChars;
-  const out: T[] = [];
-  let text = 0;
-  let json = 0;
-  let wire = 0;
-  let cutBy: Page<T>["cutBy"] = null;
-  let i = request.offset;
-  for (; i < items.length; i++) {
-    if (out.length >= count) {
-      cutBy = "limit";
-      break;
+  const builder = new PageBuilder(request, size);
+  for (let i = request.offset; i < items.length && builder.open; i++) builder.offer(items[i], i);
+  return builder.page();
+}
+
+/**
+ * The page a request allows, built from the items offered one at a time in their order, each
+ * with its index among all items (`takePage` over an array, for callers that never hold all the
+ * items: find_symbol over a whole tree keeps only the page and counts the rest).
+ */
+export class PageBuilder<T> {
+  readonly #request: PageRequest;
+  readonly #size: (item: T) => EntrySize;
+  readonly #count: number;
+  readonly #budget: number;
+  readonly #items: T[] = [];
+  #text = 0;
+  #json = 0;
+  #wire = 0;
+  #nextOffset: number | undefined;
+  #cutBy: Page<T>["cutBy"] = null;
+
+  constructor(request: PageRequest, size: (item: T) => EntrySize) {
+    const explicit = request.limit !== null;
+    this.#request = request;
+    this.#size = size;
+    this.#count = explicit
+      ? (request.limit === 0 ? Infinity : request.limit!)
+      : request.defaultLimit;
+    this.#budget = explicit || request.budgetChars === 0 ? Infinity : request.budgetChars;
+  }
+
+  /** False once the page has ended: later items only count. */
+  get open(): boolean {
+    return this.#nextOffset === undefined;
+  }
+
+  /** The item at `index` (offered in index order, each index once). */
+  offer(item: T, index: number): void {
+    if (index < this.#request.offset || !this.open) return;
+    if (this.#items.length >= this.#count) {
+      this.#close(index, "limit");
+      return;
     }
-    const s = size(items[i]);
+    const s = this.#size(item);
     // One entry always fits, so paging always moves on (the tools feature refuses a message
     // that one entry alone makes too large).
-    if (out.length > 0) {
-      if (Math.max(text + s.text, json + s.json) + RESERVE > budget) {
-        cutBy = "budget";
-        break;
+    if (this.#items.length > 0) {
+      if (Math.max(this.#text + s.text, this.#json + s.json) + RESERVE > this.#budget) {
+        this.#close(index, "budget");
+        return;
       }
-      if (wire + s.wire + RESERVE_BYTES > MESSAGE_CAP_BYTES) {
-        cutBy = "cap";
-        break;
+      if (this.#wire + s.wire + RESERVE_BYTES > MESSAGE_CAP_BYTES) {
+        this.#close(index, "cap");
+        return;
       }
     }
-    text += s.text;
-    json += s.json;
-    wire += s.wire;
-    out.push(items[i]);
+    this.#text += s.text;
+    this.#json += s.json;
+    this.#wire += s.wire;
+    this.#items.push(item);
   }
-  return i < items.length ? { items: out, nextOffset: i, cutBy } : { items: out, cutBy: null };
+
+  /** The page so far: with `nextOffset` when an item was offered past its end. */
+  page(): Page<T> {
+    return this.#nextOffset === undefined
+      ? { items: this.#items, cutBy: null }
+      : { items: this.#items, nextOffset: this.#nextOffset, cutBy: this.#cutBy };
+  }
+
+  #close(index: number, cutBy: Page<T>["cutBy"]): void {
+    this.#nextOffset = index;
+    this.#cutBy = cutBy;
+  }
 }
 
 /** Size of an entry shown as the text line `line` and as `structured` in structuredContent. */

@@ -208,3 +208,42 @@ toolTest(
     assert.equal(result.structuredContent?.partial_files, 1);
   },
 );
+
+/** 40 Python files of 60 functions each, every name starting with `s`. */
+const MANY: Record<string, string> = {};
+for (let i = 0; i < 40; i++) {
+  const defs = [];
+  for (let j = 0; j < 60; j++) defs.push(`def s${i}_${j}():\n    pass\n`);
+  MANY[`pkg/m${String(i).padStart(2, "0")}.py`] = defs.join("");
+}
+
+toolTest(
+  "find_symbol: a prefix matching thousands of definitions pages them exactly, with the whole total",
+  MANY,
+  async (h) => {
+    const result = await call(findSymbolTool, {
+      name: "s",
+      match: "prefix",
+      offset: 1_000,
+      head_limit: 3,
+    }, h);
+    // Definition 1,000 is the 41st of the 17th file (m16.py), at line 81.
+    assert.equal(
+      text(result),
+      [
+        "pkg/m16.py:81: function s16_40",
+        "pkg/m16.py:83: function s16_41",
+        "pkg/m16.py:85: function s16_42",
+        "[... 1397 more definitions; call again with offset=1003]",
+      ].join("\n"),
+    );
+    const structured = result.structuredContent as Record<string, unknown>;
+    assert.equal(structured.total, 2_400);
+    assert.equal(structured.files_parsed, 40);
+    assert.equal(structured.next_offset, 1_003);
+    const last = await call(findSymbolTool, { name: "s", match: "prefix", offset: 2_399 }, h);
+    assert.equal(text(last), "pkg/m39.py:119: function s39_59");
+    const past = await call(findSymbolTool, { name: "s", match: "prefix", offset: 2_400 }, h);
+    assert.equal(text(past), "No more definitions");
+  },
+);
