@@ -21,6 +21,9 @@
  * The first call is sent --settle-ms after the handshake (the server's own warm-up is not what
  * the pings measure; --settle-ms 0 shows both together).
  *
+ * On std the anchor is given the workspace members' exports as `paths` (workspaceExports), as
+ * the server reads them from the members' deno.json files.
+ *
  * The anchor's typescript@6.0.3 is installed with npm into $BENCH_DIR/ts-anchor (default
  * /var/tmp/shipcode-bench) on the first run.
  */
@@ -132,6 +135,40 @@ interface AnchorRun {
   maxRssKiB: number;
 }
 
+/**
+ * The anchor's view of a Deno workspace: each member named in the root deno.json's `workspace`
+ * list, by its deno.json `name` and `exports`, as TypeScript `paths` (plain JSON configs only, as
+ * std's are). Deno resolves `@std/assert` to the member folder; TypeScript resolves nothing
+ * without being told. Written here on its own, so that the server's reading of the same files is
+ * checked rather than copied.
+ */
+function workspaceExports(root: string): Record<string, string[]> | undefined {
+  let config: { workspace?: unknown };
+  try {
+    config = JSON.parse(Deno.readTextFileSync(`${root}/deno.json`));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(config.workspace)) return undefined;
+  const paths: Record<string, string[]> = {};
+  for (const member of config.workspace) {
+    const dir = `${root}/${String(member).replace(/^\.\//, "")}`;
+    let json: { name?: string; exports?: string | Record<string, string> };
+    try {
+      json = JSON.parse(Deno.readTextFileSync(`${dir}/deno.json`));
+    } catch {
+      continue;
+    }
+    if (typeof json.name !== "string" || json.exports === undefined) continue;
+    const exports = typeof json.exports === "string" ? { ".": json.exports } : json.exports;
+    for (const [sub, target] of Object.entries(exports)) {
+      const key = sub === "." ? json.name : `${json.name}/${sub.replace(/^\.\//, "")}`;
+      paths[key] = [`${dir}/${target.replace(/^\.\//, "")}`];
+    }
+  }
+  return paths;
+}
+
 async function runAnchor(module: string, corpus: Corpus, files: string[], positions: Position[]) {
   const task = `${ANCHOR_DIR}/task.json`;
   Deno.writeTextFileSync(
@@ -142,6 +179,7 @@ async function runAnchor(module: string, corpus: Corpus, files: string[], positi
       config: corpus.config,
       files,
       positions,
+      paths: corpus.config === null ? workspaceExports(corpus.root) : undefined,
     }),
   );
   const t0 = performance.now();

@@ -33,6 +33,8 @@ if (task.config) {
     strict: true,
     noEmit: true,
   };
+  // A Deno workspace's members by name (computed by bench/semantic.ts from their deno.json).
+  if (task.paths) options.paths = task.paths;
   fileNames = task.files.map((f) => `${root}/${f}`);
 }
 const versions = new Map();

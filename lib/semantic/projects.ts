@@ -4,11 +4,13 @@
  * inside the root, through TypeFiles), the projects a solution config's `references` name, and one
  * default project for every served TS/JS file that no config claims. One language service per
  * project, built on first use; `compilerOptions.plugins` are dropped (nothing of the repository
- * ever runs).
+ * ever runs). The default project also resolves what a root `deno.json` maps to the
+ * root's own files (deno_config.ts).
  */
 import type ts from "typescript";
 import { isScriptPath } from "./positions.ts";
 import type { TypeFiles } from "./type_files.ts";
+import { DenoConfigReader } from "./deno_config.ts";
 
 type TS = typeof ts;
 
@@ -342,12 +344,13 @@ export class ProjectSet {
     let project = this.#projects.get("");
     if (project === undefined) {
       const fileNames = this.defaultFiles();
-      const host = new ProjectHost(
-        this.#ts,
-        this.#files,
-        { options: defaultOptions(this.#ts), fileNames },
-        this.#token,
-      );
+      const options = defaultOptions(this.#ts);
+      const deno = new DenoConfigReader(this.#ts, this.#files).read();
+      if (deno !== null) {
+        for (const path of deno.configFiles) this.configFiles.add(path);
+        if (Object.keys(deno.paths).length > 0) options.paths = deno.paths;
+      }
+      const host = new ProjectHost(this.#ts, this.#files, { options, fileNames }, this.#token);
       const service = this.#ts.createLanguageService(host, this.#registry);
       project = new Project("", service, new Set(fileNames));
       this.#projects.set("", project);
