@@ -164,6 +164,9 @@ const FS_ALLOWED: Record<string, string> = {
   "lib/index/index_store.ts": "reads and lists the index's own cache files",
   "lib/index/stored_shard.ts": "reads the index's own cache files",
   "lib/index/worker.ts": "watches the tree and stats indexed files for freshness (no content)",
+  "lib/index/folder_table.ts":
+    "stats folders and their ignore files for the stored folder table (no content)",
+  "lib/index/watch_worker.ts": "watches the tree for the index (no content)",
   "lib/semantic/type_files.ts": "reads TypeScript's own lib .d.ts files from its npm package",
   "lib/semantic/worker.ts": "watches the tree to drop stale programs (no content)",
   "lib/symbols/parser_worker.ts": "loads its own grammar .wasm files (lib/symbols/grammars)",

@@ -339,7 +339,7 @@ function mergeSources(key: string, sources: EncodeSource[], supersedes: string[]
   const trigrams = mergeTrigrams(sources.map((s) => s.trigrams));
   return {
     key,
-    meta: { files, supersedes },
+    meta: { files, supersedes, folders: null },
     docFile,
     docOff,
     docLen,

@@ -10,7 +10,7 @@
  *   cols       per file: float64 dev, ino, size, mtime, ctime, seen-at; int32 state, first
  *              document, document count (column by column)
  *   meta       UTF-8 JSON: the files' paths (and real paths where they differ), the paths of
- *              the base that a delta shard supersedes
+ *              the base that a delta shard supersedes, the folder table (folder_table.ts)
  *   toc        UTF-8 JSON: format version, key, counts, [offset, length, checksum] per section
  *   tail       uint32 toc length, uint32 toc checksum, uint32 magic
  *
@@ -18,9 +18,10 @@
  * read (on demand); a shard that fails any check is discarded, never trusted.
  */
 import { checksum } from "./checksum.ts";
+import type { FolderJson } from "./folder_table.ts";
 
 export const SHARD_MAGIC = 0x31495853; // "SXI1"
-export const SHARD_VERSION = 1;
+export const SHARD_VERSION = 2;
 export const TAIL_BYTES = 12;
 
 /** One file record as stored (and as the stat pass compares it with the disk). */
@@ -45,6 +46,11 @@ export interface ShardMeta {
   files: StoredFile[];
   /** Root-relative paths of the base shard that this (delta) shard supersedes. */
   supersedes: string[];
+  /**
+   * The folders as listed when the shard was written (folder_table.ts; checked when decoded):
+   * the newest shard's table is the one the next stat pass uses. Null: none (a full walk).
+   */
+  folders: FolderJson | null;
 }
 
 export interface ShardToc {
@@ -70,6 +76,7 @@ export interface MetaJson {
   /** [file index, real path] for the files whose real path differs. */
   reals: [number, string][];
   supersedes: string[];
+  folders?: FolderJson | null;
 }
 
 /** The file records as columns (what the cols section holds). */
@@ -216,6 +223,7 @@ export function encodeShard(input: ShardInput, sink: ShardSink): ShardToc {
       f.real === "" ? [] : [[i, f.real]]
     ),
     supersedes: input.meta.supersedes,
+    folders: input.meta.folders,
   };
   const meta = new TextEncoder().encode(JSON.stringify(json));
   const metaStart = out.written;

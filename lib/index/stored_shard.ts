@@ -132,7 +132,7 @@ function checkMeta(json: unknown, cols: Uint8Array, toc: ShardToc): ShardMeta {
     if (!r[1].startsWith("/")) fail("bad real path");
     files[r[0]].real = r[1];
   }
-  return { files, supersedes: m.supersedes };
+  return { files, supersedes: m.supersedes, folders: m.folders ?? null };
 }
 
 export class StoredShard implements PostingSource {
@@ -140,6 +140,8 @@ export class StoredShard implements PostingSource {
   readonly toc: ShardToc;
   readonly files: StoredFile[];
   readonly supersedes: string[];
+  /** The folder table as stored (unchecked JSON: decodeFolders checks it). */
+  readonly folders: unknown;
   readonly docFile: Int32Array;
   readonly docOff: Float64Array;
   readonly docLen: Float64Array;
@@ -226,6 +228,7 @@ export class StoredShard implements PostingSource {
     this.toc = toc;
     this.files = checked.files;
     this.supersedes = checked.supersedes;
+    this.folders = checked.folders;
   }
 
   /** Opens and checks the shard at `path` for the root key `key`; throws ShardError. */

@@ -34,6 +34,18 @@ import { StoredShard } from "./stored_shard.ts";
 import { type FileEntry, SCAN } from "./trigram_index.ts";
 import type { StoredFile } from "./shard_format.ts";
 import type { FileRecord } from "./trigram_index.ts";
+import type { ListedFolder, WalkEntry, WalkOptions } from "../workspace/walk.ts";
+import {
+  aboveRootRules,
+  decodeFolders,
+  encodeFolders,
+  type FolderRecord,
+  type FolderTable,
+  RACY_MS,
+  recordOf,
+} from "./folder_table.ts";
+import { parentOf, passFolders } from "./folder_pass.ts";
+import type { FromWatcher, ToWatcher } from "./watch_worker.ts";
 import type {
   FromIndex,
   IndexCache,
@@ -54,12 +66,6 @@ const BYTES_PER_TEXT_BYTE = 0.13;
 const BYTES_PER_FILE = 300;
 const FIXED_BYTES = 8 * 1024 * 1024;
 const RULE_FILES = new Set([".gitignore", ".ignore", ".rgignore", ".git"]);
-/**
- * A stored file whose mtime (or ctime) is less than this before the moment it was read is
- * "racy": it may have changed again within the file system's timestamp granularity (up to 2 s
- * on some file systems), so it is read again.
- */
-const RACY_MS = 2000;
 /** A folder listed less than this after its last change is listed again before a query. */
 const RACY_DIR_MS = 50;
 /** Changes are written to the cache once none came for this long. */
@@ -72,14 +78,6 @@ interface Entry extends FileEntry {
   real: string;
   size: number;
   mtimeMs: number;
-}
-
-interface DirState {
-  /** Real absolute path. */
-  real: string;
-  mtimeMs: number;
-  /** Date.now() right before it was listed. */
-  listedAt: number;
 }
 
 let settings: IndexSettings | null = null;
@@ -97,11 +95,20 @@ let untrusted = false;
 let deaf = false;
 /** A grep asked for the index (a large tree builds only then). */
 let buildWanted = false;
-let watcher: Deno.FsWatcher | null = null;
+/** The watch worker (watch_worker.ts); null once it ended. */
+let watcher: Worker | null = null;
+/** Resolves once every folder is watched, or the watcher could not start (then `watchEnded`). */
+let watching: Promise<void> = Promise.resolve();
+let watchEnded = false;
 /** Folders reached through an inside symlink: [named rel, real rel]. */
 let aliases: [string, string][] = [];
-/** Folders of the tree (a change at one re-walks its subtree), with their last listing. */
-let dirs = new Map<string, DirState>();
+/**
+ * Folders of the tree (a change at one re-walks its subtree), with their last listing: the
+ * folder table stored with the index (folder_table.ts).
+ */
+let dirs = new Map<string, FolderRecord>();
+/** The state of the ignore files above the root when the root was last walked. */
+let above = "!";
 /** Files up to 4 MiB are read into this one buffer; larger ones get their own. */
 const scratch = new Uint8Array(4 * 1024 * 1024);
 /** The stored index, when the session has a cache folder. */
@@ -200,17 +207,10 @@ async function walkAll(
 ): Promise<Entry[] | null> {
   const entries: Entry[] = [];
   let files = 0;
-  const newDirs = new Map<string, DirState>();
-  const newAliases: [string, string][] = [];
+  const newDirs = new Map<string, FolderRecord>();
   let last = performance.now();
-  let listedAt = Date.now();
-  for (const e of ws!.walk("", { stat: true, dirs: true })) {
-    if (e.isDir) {
-      newDirs.set(e.rel, { real: e.abs, mtimeMs: e.mtimeMs, listedAt });
-      const realRel = relativeUnder(e.abs, ws!.root);
-      if (realRel !== null && realRel !== e.rel) newAliases.push([e.rel, realRel]);
-      continue;
-    }
+  for (const e of recordedWalk("", {}, newDirs)) {
+    if (e.isDir) continue;
     if (visit === undefined) entries.push(entryOf(e));
     else visit(entryOf(e));
     if (++files > limit) return null;
@@ -221,12 +221,73 @@ async function walkAll(
       await tick();
       if (gen !== generation) return null;
       last = performance.now();
-      listedAt = Date.now();
     }
   }
-  dirs = newDirs;
-  aliases = newAliases;
+  setFolders(newDirs, aboveRootRules(ws!.root, newDirs.get("")?.listedAt ?? 0));
   return entries;
+}
+
+/** The folder table is now `folders`: the aliases (folders reached through a link) follow it. */
+function setFolders(folders: Map<string, FolderRecord>, aboveRoot: string): void {
+  dirs = folders;
+  above = aboveRoot;
+  const next: [string, string][] = [];
+  for (const [rel, r] of folders) {
+    const realRel = relativeUnder(r.real, ws!.root);
+    if (realRel !== null && realRel !== rel) next.push([rel, realRel]);
+  }
+  aliases = next;
+}
+
+/**
+ * A walk of `rel` with stats and folders, recording in `into` every folder it reads (with its
+ * listing: folder_table.ts) and every folder it only sees (unreadable: recorded as not listed,
+ * so that the next start walks it again); with `maxDepth` the subfolders are not recorded.
+ */
+function* recordedWalk(
+  rel: string,
+  options: WalkOptions,
+  into: Map<string, FolderRecord>,
+): Generator<WalkEntry> {
+  const listed = new Set<string>();
+  const onFolder = (f: ListedFolder) => {
+    const record = recordOf(f.real, f.readAt, f.entries);
+    if (record === null) return;
+    into.set(f.rel, record);
+    listed.add(f.rel);
+  };
+  const seenAt = Date.now();
+  for (const e of ws!.walk(rel, { ...options, stat: true, dirs: true, onFolder })) {
+    if (e.isDir && options.maxDepth === undefined && !listed.has(e.rel)) {
+      into.set(e.rel, unlistedRecord(e.abs, seenAt));
+    }
+    yield e;
+  }
+  if (!listed.has(rel) && options.maxDepth === undefined) {
+    let real: string | null = null;
+    try {
+      real = Deno.realPathSync(joinRoot(ws!.root, rel));
+    } catch {
+      // gone
+    }
+    const record = real === null ? null : recordOf(real, seenAt, null);
+    if (record !== null) into.set(rel, record);
+  }
+}
+
+function unlistedRecord(real: string, seenAt: number): FolderRecord {
+  return recordOf(real, seenAt, null) ??
+    {
+      real,
+      dev: 0,
+      ino: 0,
+      mtimeMs: -1,
+      ctimeMs: -1,
+      listedAt: seenAt,
+      listed: false,
+      links: false,
+      rules: "",
+    };
 }
 
 /** Estimated index bytes for these files. */
@@ -235,6 +296,8 @@ function estimate(bytes: number, files: number): number {
 }
 
 async function build(): Promise<void> {
+  await watching;
+  if (watchEnded) return;
   const gen = ++generation;
   const s = settings!;
   setPhase("building");
@@ -316,13 +379,10 @@ function refresh(rel: string): void {
   const seen = new Set<string>();
   const wasFile = idx.get(rel) !== undefined;
   let walked = false;
-  const listedAt = Date.now();
+  const folders = new Map<string, FolderRecord>();
   try {
-    for (const e of ws!.walk(rel, { stat: true, dirs: true })) {
-      if (e.isDir) {
-        dirs.set(e.rel, { real: e.abs, mtimeMs: e.mtimeMs, listedAt });
-        continue;
-      }
+    for (const e of recordedWalk(rel, {}, folders)) {
+      if (e.isDir) continue;
       seen.add(e.rel);
       const entry = entryOf(e);
       // The changed file itself is always re-read: a write may keep its size and mtime (ms).
@@ -342,9 +402,9 @@ function refresh(rel: string): void {
       if (r.length > rel.length && isUnder(r, rel) && !seen.has(r)) idx.remove(r);
     }
   }
-  if (!walked || isFile) {
-    for (const d of [...dirs.keys()]) if (isUnder(d, rel)) dirs.delete(d);
-  }
+  // The folders below `rel` are those the walk recorded now.
+  for (const d of [...dirs.keys()]) if (isUnder(d, rel) && !folders.has(d)) dirs.delete(d);
+  for (const [d, record] of folders) dirs.set(d, record);
 }
 
 /**
@@ -353,16 +413,12 @@ function refresh(rel: string): void {
  */
 function relist(rel: string): void {
   const idx = index!;
-  const listedAt = Date.now();
   const seen = new Set<string>();
   const newDirs: string[] = [];
+  const listed = new Map<string, FolderRecord>();
   try {
-    for (const e of ws!.walk(rel, { stat: true, dirs: true, maxDepth: 1 })) {
+    for (const e of recordedWalk(rel, { maxDepth: 1 }, listed)) {
       if (e.isDir) {
-        if (e.rel === rel) {
-          dirs.set(rel, { real: e.abs, mtimeMs: e.mtimeMs, listedAt });
-          continue;
-        }
         seen.add(e.rel);
         if (!dirs.has(e.rel)) newDirs.push(e.rel);
         continue;
@@ -374,10 +430,13 @@ function relist(rel: string): void {
     refresh(rel); // the folder itself went: its subtree is dropped
     return;
   }
-  if (!dirs.has(rel)) {
-    refresh(rel);
+  const now = listed.get(rel);
+  const before = dirs.get(rel);
+  if (now === undefined || before === undefined || now.rules !== before.rules) {
+    refresh(rel); // unreadable, new, or its ignore files came or went: walked whole
     return;
   }
+  dirs.set(rel, now);
   const depth = rel === "" ? 1 : rel.split("/").length + 1;
   for (const r of idx.rels()) {
     if (isUnder(r, rel) && r.split("/").length === depth && !seen.has(r)) idx.remove(r);
@@ -536,28 +595,45 @@ function scheduleDirty(): void {
   }, 20);
 }
 
-async function watch(): Promise<void> {
-  try {
-    watcher = Deno.watchFs(ws!.root, { recursive: true });
-  } catch (error) {
-    untrusted = true;
-    note = `cannot watch the tree (${(error as Error).message}): full scans`;
-    return;
-  }
-  try {
-    for await (const event of watcher) {
-      onEvent(event);
-      if (dirty.size > 0 && dirtyTimer === null) scheduleDirty();
-    }
-  } catch (error) {
-    distrust(`the file watcher failed (${(error as Error).message})`);
-  }
-  // The watcher ended: nothing is seen any more, so the index can no longer be trusted.
+/**
+ * Starts the watcher on its own thread (adding a watch to every folder of a large tree takes a
+ * while, and the stored index's shards load meanwhile); resolves once every folder is watched:
+ * a change made after that is an event. A walk trusted for later queries starts only then.
+ */
+function watch(): Promise<void> {
+  const w = new Worker(new URL("./watch_worker.ts", import.meta.url).href, { type: "module" });
+  watcher = w;
+  return new Promise((resolve) => {
+    w.onmessage = (event: MessageEvent<FromWatcher>) => {
+      const m = event.data;
+      if (m.t === "ready") resolve();
+      else if (m.t === "events") {
+        for (const e of m.events) onEvent(e as Deno.FsEvent);
+        if (dirty.size > 0 && dirtyTimer === null) scheduleDirty();
+      } else {
+        stopWatching(m.why);
+        resolve();
+      }
+    };
+    w.onerror = (event) => {
+      event.preventDefault();
+      stopWatching(`the file watcher failed (${event.message})`);
+      resolve();
+    };
+    w.postMessage({ root: ws!.root } satisfies ToWatcher);
+  });
+}
+
+/** The watcher ended: nothing is seen any more, so the index can no longer be trusted. */
+function stopWatching(why: string): void {
+  watcher?.terminate();
   watcher = null;
+  watchEnded = true;
   untrusted = true;
+  ++generation; // a pass or build under way gives up
   index?.close();
   index = null;
-  setPhase("off", "the file watcher stopped");
+  setPhase("off", why);
 }
 
 function answer(id: number, q: IndexQuery): void {
@@ -636,37 +712,149 @@ async function loadStored(s: IndexStore): Promise<void> {
   if (shards.delta !== null) idx.addLayer(shards.delta);
   checkingTotal = idx.liveFiles;
   const opened = performance.now() - started;
-  const seen = new Set<string>();
-  let stale = 0;
-  const walked = await walkAll(gen, Infinity, (e) => {
-    seen.add(e.rel);
+  await watching;
+  if (watchEnded || gen !== generation) {
+    idx.close();
+    return;
+  }
+  const newest = shards.delta ?? shards.base;
+  const table = decodeFolders(ws!.root, newest.folders);
+  const counts = { stale: 0, gone: 0, checked: 0 };
+  const compare = (e: Entry) => {
     const stored = idx.get(e.rel);
     if (stored !== undefined && trusted(stored, e)) return;
     idx.add(e, null); // a "scan" file until read again
     reread.add(e.rel);
-    stale++;
-  });
-  if (walked === null || gen !== generation) {
+    counts.stale++;
+  };
+  let how = "";
+  const fast = table === null ? null : await folderPass(gen, idx, table, compare, counts);
+  if (fast === "stopped") {
     idx.close();
     reread.clear();
     return;
   }
-  let gone = 0;
-  for (const r of idx.rels()) {
-    if (!seen.has(r)) {
-      idx.remove(r);
-      gone++;
+  if (fast !== null) how = fast;
+  else {
+    const seen = new Set<string>();
+    const walked = await walkAll(gen, Infinity, (e) => {
+      seen.add(e.rel);
+      compare(e);
+    });
+    if (walked === null || gen !== generation) {
+      idx.close();
+      reread.clear();
+      return;
     }
+    for (const r of idx.rels()) {
+      if (!seen.has(r)) {
+        idx.remove(r);
+        counts.gone++;
+      }
+    }
+    how = table === null ? "a full walk (no folder table)" : "a full walk";
   }
+  const { stale, gone } = counts;
   index = idx;
   const took = performance.now() - started;
   setPhase("ready", "loaded from the cache");
   log.info(
     `Stored index loaded: ${idx.liveFiles} files, ${stale} changed or new and ${gone} gone since ` +
-      `it was written (opened in ${Math.round(opened)} ms, stat pass ${Math.round(took)} ms)`,
+      `it was written (opened in ${Math.round(opened)} ms, stat pass ${
+        Math.round(took)
+      } ms: ${how})`,
   );
   if (reread.size > 0) rereadLater();
   else if (gone > 0) schedulePersist(PERSIST_IDLE_MS);
+}
+
+/**
+ * The stat pass with the stored folder table: the folders are decided first (folder_pass.ts),
+ * then every stored file of a folder that was not read again is compared with the disk (lstat);
+ * files of folders read again were compared as the walks saw them, the rest are gone. Null when
+ * the table cannot be used (the caller walks everything); "stopped" when a newer pass began.
+ */
+async function folderPass(
+  gen: number,
+  idx: LayeredIndex,
+  table: FolderTable,
+  compare: (e: Entry) => void,
+  counts: { stale: number; gone: number; checked: number },
+): Promise<string | null | "stopped"> {
+  const root = ws!.root;
+  const live = idx.rels();
+  // Every stored file must lie in a stored folder; otherwise the table is not the index's.
+  for (const rel of live) if (!table.folders.has(parentOf(rel))) return null;
+  let last = performance.now();
+  const pause = async (): Promise<boolean> => {
+    if (performance.now() - last > SLICE_MS) {
+      post({ t: "state", status: { ...status(), files: checkingTotal, checked: counts.checked } });
+      await tick();
+      last = performance.now();
+    }
+    return gen === generation;
+  };
+  const result = await passFolders({
+    root,
+    walk: (rel, oneLevel, into) => quietWalk(rel, oneLevel ? { maxDepth: 1 } : {}, into),
+    file: (e) => {
+      counts.checked++;
+      compare(entryOf(e));
+    },
+    pause,
+  }, table);
+  if (gen !== generation) return "stopped";
+  if (result === null) return null;
+  const { trusted: sure, walked } = result;
+  for (let i = 0; i < live.length; i++) {
+    const rel = live[i];
+    if (walked.has(rel)) continue;
+    if (!sure.has(parentOf(rel))) {
+      idx.remove(rel); // its folder was read again without it, or is gone
+      counts.gone++;
+      continue;
+    }
+    const stored = idx.get(rel)!;
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(stored.real === "" ? joinRoot(root, rel) : stored.real);
+    } catch {
+      info = GONE_INFO;
+    }
+    counts.checked++;
+    if (!info.isFile || info.isSymlink) {
+      idx.remove(rel);
+      counts.gone++;
+    } else {
+      compare({
+        rel,
+        real: stored.real,
+        size: info.size,
+        mtimeMs: info.mtime?.getTime() ?? 0,
+        dev: info.dev,
+        ino: info.ino ?? 0,
+        ctimeMs: info.ctime?.getTime() ?? 0,
+      });
+    }
+    if ((i & 511) === 0 && !(await pause())) return "stopped";
+  }
+  setFolders(result.folders, table.above);
+  return `${result.folders.size} folders, ${result.relisted} read again, ${result.rewalked} walked again`;
+}
+
+const GONE_INFO = { isFile: false, isSymlink: false } as Deno.FileInfo;
+
+/** recordedWalk that ends quietly where the folder cannot be walked (gone, refused). */
+function* quietWalk(
+  rel: string,
+  options: WalkOptions,
+  into: Map<string, FolderRecord>,
+): Generator<WalkEntry> {
+  try {
+    yield* recordedWalk(rel, options, into);
+  } catch {
+    // missing or refused: nothing below it is served
+  }
 }
 
 let rereading = false;
@@ -749,6 +937,7 @@ async function persist(): Promise<void> {
     const name = base !== null ? `delta-${stamp}.shard` : `base-${stamp}.shard`;
     const started = performance.now();
     const input = idx.shardInput(s.key, base !== null ? 1 : 0);
+    input.meta.folders = encodeFolders(ws!.root, { above, folders: dirs });
     idx.snapshot();
     await s.writeShard(name, input);
     const baseName = base === null ? name : base.path.slice(base.path.lastIndexOf("/") + 1);
@@ -830,8 +1019,9 @@ async function open(s: IndexSettings, cache: IndexCache | null): Promise<void> {
     setPhase("off", "no file watcher");
     return;
   }
-  // The watcher starts first: a change made during the stat pass or the build is an event.
-  watch();
+  // The watcher starts first (on its own thread): every walk that later queries trust waits
+  // until it watches the whole tree, so that a change made during the walk is an event.
+  watching = watch();
   if (cache !== null) {
     let resolve = () => {};
     loaded = new Promise((r) => resolve = r);
@@ -846,6 +1036,8 @@ async function open(s: IndexSettings, cache: IndexCache | null): Promise<void> {
     }
     if (index !== null) return;
   }
+  await watching;
+  if (watchEnded) return;
   if (s.eagerMaxFiles !== Infinity) {
     const gen = generation;
     setPhase("building");

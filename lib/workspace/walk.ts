@@ -61,6 +61,24 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Told of each temp file of an atomic write that the walk skips (the stale-temp sweep). */
   onTemp?: (folderReal: string, name: string) => void;
+  /**
+   * Told of each folder the walk reads from the disk, right after the read and before any of its
+   * entries leaves (the stored index's folder table). Folders resumed from a position (`after`)
+   * are not told.
+   */
+  onFolder?: (folder: ListedFolder) => void;
+}
+
+/** A folder as a walk read it. */
+export interface ListedFolder {
+  /** Named root-relative path. */
+  rel: string;
+  /** Real absolute path. */
+  real: string;
+  /** Date.now() right before the read. */
+  readAt: number;
+  /** Every entry the read gave (served or not), sorted by name; shared, never mutate. */
+  entries: readonly Deno.DirEntry[];
 }
 
 /** A real folder is entered through folder links at most this often per walk (docs/limits.md). */
@@ -240,6 +258,7 @@ export function* walkTree(
     depth: 0,
     chain: index === null ? EMPTY_CHAIN : index.chainFor(start.rel, true),
     floor,
+    onFolder: options.onFolder,
   });
   if (first === null) return;
   stack.push(first);
@@ -340,6 +359,7 @@ export function* walkTree(
           chain: f.chain,
           viaLink,
           floor: rest.length > 0 ? rest : null,
+          onFolder: options.onFolder,
         });
         if (next !== null) stack.push(next);
       }
@@ -388,6 +408,7 @@ export function* walkTree(
         chain: f.chain,
         viaLink,
         floor: null,
+        onFolder: options.onFolder,
       });
       if (next !== null) stack.push(next);
     }
@@ -543,12 +564,14 @@ function openFrame(
     /** Set for children; absent for the start frame, whose chain is already complete. */
     viaLink?: boolean;
     floor: string[] | null;
+    onFolder?: (folder: ListedFolder) => void;
   },
 ): Frame | null {
   if (at.eager && !enter(at.real)) return null;
   const readAt = Date.now();
   let entries = readSorted(at.real, at.floor !== null, guard.seen(at.real));
   if (entries === null) return null;
+  if (at.floor === null) at.onFolder?.({ rel: at.rel, real: at.real, readAt, entries });
   const index = ws.ignoreIndex;
   const presence = index !== null && at.viaLink !== undefined ? findPresence(entries) : null;
   if (at.floor !== null) {

@@ -182,6 +182,93 @@ Deno.test("e2e index cache: changes made while no server ran are seen by the fir
   }
 });
 
+/** `rel` holds `text` (folders made as needed). */
+async function put(root: string, rel: string, text: string): Promise<void> {
+  await Deno.mkdir(`${root}/${rel.slice(0, rel.lastIndexOf("/"))}`, { recursive: true });
+  await Deno.writeTextFile(`${root}/${rel}`, text);
+}
+
+/** Rewrites `rel` in place with text of the same size, and puts its mtime back. */
+async function rewriteInPlace(root: string, rel: string, text: string): Promise<void> {
+  const path = `${root}/${rel}`;
+  const before = await Deno.stat(path);
+  const file = await Deno.open(path, { write: true });
+  await file.write(new TextEncoder().encode(text.padEnd(before.size, " ").slice(0, before.size)));
+  file.close();
+  await Deno.utime(path, before.atime!, before.mtime!);
+  assert.equal((await Deno.stat(path)).mtime?.getTime(), before.mtime?.getTime());
+}
+
+Deno.test("e2e index cache: the stored folder table misses no change that leaves a folder's mtime alone", async () => {
+  const root = await tree();
+  const cache = await tempDir("shipcode-cache-");
+  try {
+    await put(root, "rules/.ignore", "ig1.c\n");
+    await put(root, "rules/ig1.c", `${NEEDLE} ig1\n`);
+    await put(root, "rules/ig2.c", `${NEEDLE} ig2\n`);
+    await put(root, "newrule/x.c", `${NEEDLE} x\n`);
+    await put(root, "swapdir/s.c", `${NEEDLE} s\n`);
+    await put(root, "other/o.c", `${NEEDLE} o\n`);
+    await put(root, "t1/t.c", `int t1_plain_xxxxxxxxxxxxxxxxxx;\n`);
+    await put(root, "t3/v.c", `${NEEDLE} v\n`);
+    await put(root, "t4/w.c", `${NEEDLE} w\n`);
+    await put(root, "later/y.c", "int y;\n");
+    await put(root, "a/b/c/d/e/base.c", `int deep_plain_xxxxxxxxxxxxxxxx;\n`);
+    await Deno.symlink("../t1", `${root}/links/lnk`).catch(async () => {
+      await Deno.mkdir(`${root}/links`);
+      await Deno.symlink("../t1", `${root}/links/lnk`);
+    });
+    await Deno.symlink("../t3", `${root}/links/lnk2`);
+    await Deno.symlink("../later/x.c", `${root}/links/dang.c`);
+    await seasoned();
+    await storeOnce(root, cache);
+    // An ignore file edited in place, its mtime put back (its folder's mtime does not move).
+    await rewriteInPlace(root, "rules/.ignore", "ig2.c\n");
+    // A new ignore file in a folder.
+    await put(root, "newrule/.ignore", "x.c\n");
+    // A folder replaced by a symlink to another folder inside the root.
+    await Deno.remove(`${root}/swapdir`, { recursive: true });
+    await Deno.symlink("other", `${root}/swapdir`);
+    // A linked folder whose target gains a file, and a file in it edited in place.
+    await put(root, "t1/new.c", `${NEEDLE} new in t1\n`);
+    await rewriteInPlace(root, "t1/t.c", `int ${NEEDLE}_t1;`);
+    // A linked folder whose target is replaced by another folder.
+    await Deno.remove(`${root}/t3`, { recursive: true });
+    await Deno.rename(`${root}/t4`, `${root}/t3`);
+    // A dangling link whose target appears (its own folder does not change).
+    await put(root, "later/x.c", `${NEEDLE} x appeared\n`);
+    // A file added in a deep folder, and one edited in place there.
+    await put(root, "a/b/c/d/e/new.c", `${NEEDLE} deep\n`);
+    await rewriteInPlace(root, "a/b/c/d/e/base.c", `int ${NEEDLE}_deep;`);
+    const want = await oracle(root, NEEDLE);
+    const server = await start(root, cache);
+    const first = await grep(server, NEEDLE);
+    const end = await server.close();
+    assert.equal(first, want);
+    const has = (f: string) => new RegExp(`^${f.replace(/\./g, "\\.")}:`, "m");
+    for (
+      const f of [
+        "rules/ig1.c",
+        "swapdir/o.c",
+        "links/lnk/new.c",
+        "links/lnk/t.c",
+        "links/lnk2/w.c",
+        "links/dang.c",
+        "a/b/c/d/e/new.c",
+        "a/b/c/d/e/base.c",
+      ]
+    ) assert.match(first, has(f), f);
+    for (const f of ["rules/ig2.c", "newrule/x.c", "swapdir/s.c", "links/lnk2/v.c"]) {
+      assert.doesNotMatch(first, has(f), f);
+    }
+    // The shortcut was taken: the folder table, not a full walk.
+    assert.match(end.stderr, /stat pass \d+ ms: \d+ folders, \d+ read again, \d+ walked again\)/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(cache, { recursive: true });
+  }
+});
+
 Deno.test("e2e index cache: kill -9 during the build, the write and a re-index never leaves a wrong answer", async () => {
   const root = await tree(1500);
   const cache = await tempDir("shipcode-cache-");
