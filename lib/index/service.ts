@@ -175,6 +175,9 @@ export class SearchIndex {
   }
 
   async #candidates(query: IndexQuery): Promise<IndexAnswer> {
+    // A grep can come before the session's warm-up started the worker: with a stored index it
+    // starts now (and the grep waits for its stat pass) rather than scanning everything.
+    if (this.#worker === null && this.#cache !== null && !this.#stopped) this.start();
     const phase = this.#status.phase;
     // With a cache, a query made before the worker has said whether a stored index exists (or
     // during its stat pass) waits for the worker: the stored index answers it exactly.
