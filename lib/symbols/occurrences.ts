@@ -73,7 +73,13 @@ export function findOccurrences(
   root: Node,
   text: string,
   name: string,
-  kinds: { identifiers: ReadonlySet<string>; opaque: ReadonlySet<string> },
+  kinds: {
+    identifiers: ReadonlySet<string>;
+    opaque: ReadonlySet<string>;
+    /** Node types that are names unless their text is one of `keywords`. */
+    nameLike?: ReadonlySet<string>;
+    keywords?: ReadonlySet<string>;
+  },
   blanked: ReadonlyArray<readonly [number, number]> = [],
 ): Found[] {
   const out: Found[] = [];
@@ -87,7 +93,7 @@ export function findOccurrences(
     }
     const node = root.descendantForIndex(at, end);
     if (node === null) continue;
-    if (node.startIndex === at && node.endIndex === end && kinds.identifiers.has(node.type)) {
+    if (node.startIndex === at && node.endIndex === end && isName(node, name, kinds)) {
       out.push({ row: node.startPosition.row, column: node.startPosition.column });
     } else if (kinds.opaque.has(node.type) && isCodeInMacro(node.text, at - node.startIndex)) {
       const pos = positionOf(text, at);
@@ -95,6 +101,24 @@ export function findOccurrences(
     }
   }
   return out;
+}
+
+function isName(
+  node: Node,
+  text: string,
+  kinds: {
+    identifiers: ReadonlySet<string>;
+    nameLike?: ReadonlySet<string>;
+    keywords?: ReadonlySet<string>;
+  },
+): boolean {
+  if (kinds.identifiers.has(node.type)) return true;
+  // `NULL` is the anonymous token inside a `null` node of the same range.
+  const named = node.isNamed ? node : node.parent;
+  if (named === null || named.startIndex !== node.startIndex || named.endIndex !== node.endIndex) {
+    return false;
+  }
+  return kinds.nameLike?.has(named.type) === true && kinds.keywords?.has(text) !== true;
 }
 
 /** 0-based row and column of a UTF-16 offset. */

@@ -13,7 +13,13 @@ import { cutLine } from "../read/long_lines.ts";
 import { extractSymbols } from "./extract.ts";
 import { type LanguageId, languageOf } from "./languages.ts";
 import { definitionSites, findOccurrences } from "./occurrences.ts";
-import { IDENTIFIER_TYPES, OPAQUE_CODE_TYPES, RULES } from "./rules.ts";
+import {
+  IDENTIFIER_TYPES,
+  NAME_LIKE_KEYWORDS,
+  NAME_LIKE_TYPES,
+  OPAQUE_CODE_TYPES,
+  RULES,
+} from "./rules.ts";
 import { functionBodies, withoutBodies } from "./skip_bodies.ts";
 import { mayDefine, mayDefineAnywhere } from "./c_definition_sites.ts";
 import { blankAttributeMacros } from "./c_heads.ts";
@@ -29,7 +35,12 @@ import {
 import type { CodeSymbol } from "./types.ts";
 
 const GRAMMARS = new URL("./grammars/", import.meta.url);
-const KINDS = { identifiers: IDENTIFIER_TYPES, opaque: OPAQUE_CODE_TYPES };
+const KINDS = {
+  identifiers: IDENTIFIER_TYPES,
+  opaque: OPAQUE_CODE_TYPES,
+  nameLike: NAME_LIKE_TYPES,
+  keywords: NAME_LIKE_KEYWORDS,
+};
 const utf8 = new TextDecoder("utf-8");
 
 let parser: Parser | null = null;

@@ -42,6 +42,44 @@ export const IDENTIFIER_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Names the grammars lex as built-in types or literals, though they are ordinary identifiers of
+ * the program: C/C++ typedef names the C grammar knows by heart (`size_t`, `uint32_t`, `ssize_t`:
+ * `primitive_type` nodes, like the keywords `int` and `char`) and Rust's built-in type names
+ * (`u8`, `str`); and the macros `NULL`, `TRUE` and `FALSE` (`null`, `true` and `false` nodes).
+ * A node of these types is a name when its text is not a keyword of the language.
+ */
+export const NAME_LIKE_TYPES: ReadonlySet<string> = new Set([
+  "primitive_type",
+  "null",
+  "true",
+  "false",
+]);
+
+/** The texts of those nodes that are keywords (C, C++, JavaScript literals), not names. */
+export const NAME_LIKE_KEYWORDS: ReadonlySet<string> = new Set([
+  "char",
+  "int",
+  "float",
+  "double",
+  "void",
+  "short",
+  "long",
+  "signed",
+  "unsigned",
+  "bool",
+  "_Bool",
+  "wchar_t",
+  "char8_t",
+  "char16_t",
+  "char32_t",
+  "auto",
+  "nullptr",
+  "null",
+  "true",
+  "false",
+]);
+
+/**
  * Nodes whose text is code the grammar does not parse: a C/C++ macro body (`preproc_arg`).
  * Occurrences inside are found by a small lexer that skips its comments and literals.
  */

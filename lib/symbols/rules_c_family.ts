@@ -23,6 +23,8 @@ const DECLARATOR_WRAPPERS = new Set([
 
 const NAMES = new Set([
   "identifier",
+  // `typedef unsigned long size_t;`: names the grammar lexes as built-in types.
+  "primitive_type",
   "field_identifier",
   "type_identifier",
   "qualified_identifier",
