@@ -55,7 +55,7 @@ export const NAME_LIKE_TYPES: ReadonlySet<string> = new Set([
   "false",
 ]);
 
-/** The texts of those nodes that are keywords (C, C++, JavaScript literals), not names. */
+/** The texts of those nodes that are keywords (C, C++, JavaScript, Python...), not names. */
 export const NAME_LIKE_KEYWORDS: ReadonlySet<string> = new Set([
   "char",
   "int",
@@ -77,6 +77,8 @@ export const NAME_LIKE_KEYWORDS: ReadonlySet<string> = new Set([
   "null",
   "true",
   "false",
+  "True", // Python's keywords (its `true` and `false` nodes)
+  "False",
 ]);
 
 /**

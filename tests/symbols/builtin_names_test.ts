@@ -17,6 +17,7 @@ int f(size_t n, uint32_t x) {
 `;
 
 const JS = "const a = null;\nexport function g(x) {\n  return x === null;\n}\n";
+const PY = "def h(x):\n    return True if x else False\n";
 
 async function withFiles(
   files: Record<string, string>,
@@ -38,7 +39,7 @@ async function withFiles(
 const options = { signal: new AbortController().signal, maxBytes: 1 << 20 };
 
 Deno.test("symbols: built-in type names and NULL/TRUE/FALSE are references in C", async () => {
-  await withFiles({ "a.c": C, "b.js": JS }, async (ws, service) => {
+  await withFiles({ "a.c": C, "b.js": JS, "c.py": PY }, async (ws, service) => {
     const refs = async (name: string, path = "a.c") => {
       const [file] = await service.references(ws, [path], { name, context: 0 }, options);
       assert.ok(file.ok);
@@ -53,6 +54,8 @@ Deno.test("symbols: built-in type names and NULL/TRUE/FALSE are references in C"
     assert.deepEqual(await refs("FALSE"), ["6:18"]);
     assert.deepEqual(await refs("int"), []);
     assert.deepEqual(await refs("null", "b.js"), []);
+    assert.deepEqual(await refs("True", "c.py"), []);
+    assert.deepEqual(await refs("False", "c.py"), []);
   });
 });
 
