@@ -7,8 +7,10 @@ export interface ByteSink {
  * The one writer of outgoing messages. Each message is a complete line; lines waiting together
  * are encoded one after the other into one reusable buffer (never joined into one string) and
  * written as one write of at most BATCH_BYTES, or alone when bigger. Writes never overlap, so a
- * message is never interleaved with or split by another. `pendingChars` tells the reader how
- * much waits, so it can stop taking requests while the client does not read (docs/limits.md).
+ * message is never interleaved with or split by another. `pendingChars` tells the server how
+ * much waits, so it can hold work back while the client does not read (docs/limits.md). A line
+ * sent with a tag (the answer to a request) can be retracted until its write begins: a request
+ * cancelled after it finished, while its answer still waits for the client, frees that memory.
  */
 
 const encoder = new TextEncoder();
@@ -21,7 +23,13 @@ const MAX_SCRATCH = 32 * 1024 * 1024;
 export class Output {
   #sink: ByteSink;
   #queue: string[] = [];
+  /** The tag of each queued line (parallel to #queue), or undefined. */
+  #tags: Array<string | undefined> = [];
+  /** How many queued lines carry each tag (most carry none: no scan on an untagged cancel). */
+  #tagged = new Map<string, number>();
   #head = 0;
+  /** Lines from #head on that the write in progress holds (they can no longer be retracted). */
+  #writing = 0;
   #pendingChars = 0;
   #scheduled = false;
   #flushing: Promise<void> = Promise.resolve();
@@ -54,15 +62,44 @@ export class Output {
     }
   }
 
-  /** Queues one line (ending in "\n") for the next write. */
-  send(line: string): void {
+  /** Queues one line (ending in "\n") for the next write; `tag` lets retract() take it back. */
+  send(line: string, tag?: string): void {
     if (this.#closed) return;
     this.#queue.push(line);
+    this.#tags.push(tag);
+    if (tag !== undefined) this.#tagged.set(tag, (this.#tagged.get(tag) ?? 0) + 1);
     this.#pendingChars += line.length;
     if (!this.#scheduled) {
       this.#scheduled = true;
       queueMicrotask(() => this.#schedule());
     }
+  }
+
+  /**
+   * Removes the newest queued line sent with `tag` whose write has not begun: true if one was
+   * removed (it will never be written), false if there is none (written, being written, or never
+   * sent).
+   */
+  retract(tag: string): boolean {
+    if (!this.#tagged.has(tag)) return false;
+    for (let k = this.#queue.length - 1; k >= this.#head + this.#writing; k--) {
+      if (this.#tags[k] !== tag) continue;
+      this.#pendingChars -= this.#queue[k].length;
+      this.#queue[k] = "";
+      this.#untag(k);
+      this.#wakeAll();
+      return true;
+    }
+    return false;
+  }
+
+  #untag(k: number): void {
+    const tag = this.#tags[k];
+    if (tag === undefined) return;
+    this.#tags[k] = undefined;
+    const count = this.#tagged.get(tag)! - 1;
+    if (count === 0) this.#tagged.delete(tag);
+    else this.#tagged.set(tag, count);
   }
 
   #schedule(): void {
@@ -77,12 +114,16 @@ export class Output {
     this.#scheduled = false;
     while (this.#head < this.#queue.length && !this.#closed) {
       const { bytes, lines, chars } = this.#takeBatch();
+      this.#writing = lines;
       try {
         let done = 0;
         while (done < bytes.length) done += await this.#sink.write(bytes.subarray(done));
       } catch {
         this.#closed = true;
         this.#queue = [];
+        this.#tags = [];
+        this.#tagged.clear();
+        this.#writing = 0;
         this.#head = 0;
         this.#pendingChars = 0;
         this.#wakeAll();
@@ -92,13 +133,17 @@ export class Output {
       // Written lines are released at once: under a steady stream the queue is rarely empty,
       // and holding every answer until it is would keep hundreds of large strings alive.
       this.#queue.fill("", this.#head, this.#head + lines);
+      for (let k = this.#head; k < this.#head + lines; k++) this.#untag(k);
+      this.#writing = 0;
       this.#head += lines;
       this.#pendingChars -= chars;
       if (this.#head === this.#queue.length) {
         this.#queue = [];
+        this.#tags = [];
         this.#head = 0;
       } else if (this.#head > 256 && this.#head * 2 > this.#queue.length) {
         this.#queue = this.#queue.slice(this.#head);
+        this.#tags = this.#tags.slice(this.#head);
         this.#head = 0;
       }
       this.#wakeAll();

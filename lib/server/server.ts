@@ -18,6 +18,7 @@ import { log } from "../log.ts";
 import type { MethodSpec, MethodTable, Params } from "./method.ts";
 import { type ByteSink, Output } from "./output.ts";
 import { noProgress, ProgressReporter, progressTokenOf } from "./progress.ts";
+import { WaitLine } from "./wait_line.ts";
 
 /** Where requests come from: Deno.stdin, or an in-memory source in tests. */
 export interface ByteSource {
@@ -29,10 +30,13 @@ export interface ByteSource {
 const READ_SIZE = 256 * 1024;
 /**
  * Back-pressure (docs/protocol.md, "Requests in flight"): at most MAX_IN_FLIGHT requests run at
- * once; requests past that wait, in arrival order, among the held ones (still cancellable, and
- * notifications are still read and acted on). Reading stops while this much output waits for a
- * client that does not read, or while the held requests reach their bounds; it resumes once the
- * output is down to a quarter and the held requests are below their bounds.
+ * once; requests past that are held, in arrival order. While more than OUTPUT_HIGH_CHARS of
+ * output waits for a client that does not read, nothing new starts: held requests stay held,
+ * and every line read that would be answered (requests, and lines answered with an error) is
+ * deferred, in arrival order, until the output is back under the mark. Notifications are still
+ * read and acted on at once, so a cancellation reaches a request wherever it waits. Reading
+ * itself stops only while the held and deferred lines together reach MAX_HELD lines or
+ * MAX_HELD_CHARS of text, and goes on as soon as they are under both again.
  */
 const OUTPUT_HIGH_CHARS = 8 * 1024 * 1024;
 const MAX_IN_FLIGHT = 16;
@@ -61,9 +65,6 @@ interface Held {
   method: string;
   spec: MethodSpec;
   params: unknown;
-  chars: number;
-  /** Cancelled while waiting: skipped, never started, never answered. */
-  dropped: boolean;
 }
 
 const NOT_INITIALIZED = new RpcError(INVALID_REQUEST, "Server not initialized");
@@ -88,15 +89,20 @@ export class Server {
   #later: ReadonlySet<string>;
   #loadFailed = false;
   #loading: Promise<void> | undefined;
-  /** Lines held, in order, while the rest of the table loads. */
-  #backlog: LineEvent[] | null = null;
+  /** Lines wait while a request that needs the rest of the table waits for it to load. */
+  #waitingForLoad = false;
   #initialized = false;
   #inFlight = new Map<string, InFlight>();
-  #held: Held[] = [];
-  #heldByKey = new Map<string, Held>();
-  #heldChars = 0;
-  /** A drain of the output is awaited before held requests start (see #startHeld). */
+  /** Requests past the in-flight limit, in arrival order. */
+  #held = new WaitLine<Held>();
+  /** Lines read but not yet handled (the output is backed up, or the table loads), in order. */
+  #deferred = new WaitLine<LineEvent>();
+  /** A drain of the output is awaited before waiting work goes on (see #pump). */
   #drainAwaited = false;
+  /** #pump is running (it is not re-entered). */
+  #pumping = false;
+  /** The reader, waiting for room among the held and deferred lines. */
+  #roomWaiters: Array<() => void> = [];
   #pending = new Set<Promise<void>>();
   #output: Output | undefined;
   #wake: () => void = () => {};
@@ -128,13 +134,13 @@ export class Server {
       // Every line of a chunk is dispatched before anything is written: instant answers to one
       // chunk leave together, in arrival order (unless the client stopped reading meanwhile).
       for (const event of splitter.push(buffer.subarray(0, n))) {
-        if (this.#busy()) await this.#room();
+        if (this.#full()) await this.#room();
         this.#handle(event);
       }
     }
     if (this.#end === undefined) {
       for (const event of splitter.end()) {
-        if (this.#busy()) await this.#room();
+        if (this.#full()) await this.#room();
         this.#handle(event);
       }
     }
@@ -143,22 +149,27 @@ export class Server {
     return this.#end ?? "eof";
   }
 
-  #busy(): boolean {
-    return this.#output!.pendingChars > OUTPUT_HIGH_CHARS || this.#heldFull();
+  /** The held and deferred lines reach their bounds: reading waits. */
+  #full(): boolean {
+    return this.#held.size + this.#deferred.size >= MAX_HELD ||
+      this.#held.chars + this.#deferred.chars >= MAX_HELD_CHARS;
   }
 
-  #heldFull(): boolean {
-    return this.#heldByKey.size >= MAX_HELD || this.#heldChars >= MAX_HELD_CHARS;
-  }
-
-  /** Waits until the client has read most of what waits for it and the held requests have room. */
+  /** Waits until the held and deferred lines have room (or serving ends). */
   async #room(): Promise<void> {
-    while (this.#end === undefined && this.#busy()) {
-      await this.#output!.below(OUTPUT_HIGH_CHARS / 4);
-      if (this.#heldFull()) {
-        await Promise.race([...this.#pending, new Promise((r) => setTimeout(r, 50))]);
-      }
+    while (this.#end === undefined && this.#full()) {
+      await new Promise<void>((resolve) => this.#roomWaiters.push(resolve));
     }
+  }
+
+  #wakeReader(): void {
+    if (this.#roomWaiters.length === 0 || (this.#end === undefined && this.#full())) return;
+    for (const wake of this.#roomWaiters.splice(0)) wake();
+  }
+
+  /** More output waits for the client than its mark: nothing new starts. */
+  #backedUp(): boolean {
+    return this.#output!.pendingChars > OUTPUT_HIGH_CHARS;
   }
 
   /** Cancels in-flight work (its answers are dropped), stops reading, flushes what was queued. */
@@ -172,20 +183,37 @@ export class Server {
     this.#end = end;
     for (const entry of this.#inFlight.values()) entry.controller.abort(new Error(end));
     this.#inFlight.clear();
-    for (const held of this.#held) held.dropped = true;
-    this.#held = [];
-    this.#heldByKey.clear();
-    this.#heldChars = 0;
+    this.#held.clear();
+    this.#deferred.clear();
     this.#wake();
+    this.#wakeReader();
   }
 
+  /**
+   * A line just read: handled now, or deferred behind the lines that already wait (in order)
+   * while the output is backed up or the table loads. A deferred line that is a notification is
+   * acted on at once (it is never answered, so it needs no room in the output): a cancellation
+   * must not wait behind the very answers it is meant to stop.
+   */
   #handle(event: LineEvent): void {
     if (this.#end !== undefined) return;
-    if (this.#backlog !== null) {
-      this.#backlog.push(event);
+    if (this.#deferred.size === 0 && !this.#waitingForLoad && !this.#backedUp()) {
+      this.#handleNow(event);
       return;
     }
-    this.#handleNow(event);
+    if (event.kind === "line") {
+      const message = decodeMessage(event.text);
+      if (message.kind === "notification") {
+        this.#notify(message.method, message.params);
+        return;
+      }
+      if (message.kind === "response") return;
+      const key = message.kind === "request" ? idKey(message.id) : undefined;
+      this.#deferred.push(event, key, event.text.length);
+    } else {
+      this.#deferred.push(event, undefined, 0);
+    }
+    this.#pump();
   }
 
   #handleNow(event: LineEvent): void {
@@ -217,24 +245,65 @@ export class Server {
     return this.#loading;
   }
 
-  /** Holds `event` and all lines after it until the rest of the table is loaded. */
-  #hold(event: LineEvent): void {
-    this.#backlog = [event];
-    const released = this.#loadRest().then(async () => {
-      const held = this.#backlog ?? [];
-      // Lines that arrive while the held ones are released wait behind them, in order.
-      for (let k = 0; k < held.length; k++) {
-        if (this.#busy()) await this.#room();
-        const line = held[k];
-        if (k === held.length - 1) this.#backlog = null;
-        this.#handleNow(line);
-      }
-    }).finally(() => this.#pending.delete(released));
+  /** Defers `text` (a request) ahead of every line after it until the rest of the table is loaded. */
+  #hold(text: string, key: string): void {
+    this.#deferred.unshift({ kind: "line", text }, key, text.length);
+    if (this.#waitingForLoad) return;
+    this.#waitingForLoad = true;
+    const released = this.#loadRest().then(() => {
+      this.#waitingForLoad = false;
+      this.#pending.delete(released);
+      this.#pump();
+    });
     this.#pending.add(released);
   }
 
-  #send(line: string): void {
-    this.#output?.send(line);
+  /**
+   * Goes on with waiting work, oldest first, while the output is under its mark: held requests
+   * while in-flight slots are free, then deferred lines (a deferred request past the limit joins
+   * the held ones, behind them). While the output is over its mark, a drain of it is awaited as
+   * pending work (EOF still answers everything that waits) and the pump runs again after it.
+   */
+  #pump(): void {
+    if (this.#pumping || this.#end !== undefined) return;
+    this.#pumping = true;
+    try {
+      while (this.#end === undefined && (this.#held.size > 0 || this.#deferred.size > 0)) {
+        if (this.#backedUp()) {
+          this.#awaitDrain();
+          break;
+        }
+        if (this.#held.size > 0 && this.#inFlight.size < MAX_IN_FLIGHT) {
+          const held = this.#held.shift()!;
+          this.#start(held.id, held.key, held.method, held.spec, held.params);
+          continue;
+        }
+        if (this.#waitingForLoad) break;
+        const event = this.#deferred.shift();
+        if (event === undefined) break;
+        this.#handleNow(event);
+        // A request past the in-flight limit is now held; nothing further can start until a
+        // slot frees, but instant lines behind it still can.
+      }
+    } finally {
+      this.#pumping = false;
+    }
+    this.#wakeReader();
+  }
+
+  #awaitDrain(): void {
+    if (this.#drainAwaited) return;
+    this.#drainAwaited = true;
+    const drained: Promise<void> = this.#output!.below(OUTPUT_HIGH_CHARS).then(() => {
+      this.#drainAwaited = false;
+      this.#pending.delete(drained);
+      this.#pump();
+    });
+    this.#pending.add(drained);
+  }
+
+  #send(line: string, tag?: string): void {
+    this.#output?.send(line, tag);
   }
 
   #receive(text: string): void {
@@ -265,27 +334,23 @@ export class Server {
     const id = (params as Record<string, unknown>).requestId;
     if (typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id))) return;
     const key = idKey(id);
-    const held = this.#heldByKey.get(key);
-    if (held !== undefined) {
-      // Never started: it leaves the line at once and is never answered.
-      held.dropped = true;
-      this.#heldByKey.delete(key);
-      this.#heldChars -= held.chars;
-      return;
-    }
     const entry = this.#inFlight.get(key);
-    if (entry === undefined) return;
-    this.#inFlight.delete(key);
-    entry.controller.abort(new Error("cancelled by the client"));
-    this.#startHeld();
+    if (entry !== undefined) {
+      this.#inFlight.delete(key);
+      entry.controller.abort(new Error("cancelled by the client"));
+    } else if (!this.#held.drop(key) && !this.#deferred.drop(key)) {
+      // Finished, but its answer may still wait for a client that does not read: it is dropped
+      // (the client said it no longer wants it), freeing that memory at once.
+      if (!this.#output!.retract(key)) return;
+    }
+    // Held and deferred requests never started: they leave the line and are never answered.
+    this.#pump();
   }
 
   #request(id: Id, method: string, params: unknown, text: string): void {
-    if (this.#load !== undefined && this.#later.has(method)) {
-      return this.#hold({ kind: "line", text });
-    }
     const key = idKey(id);
-    if (this.#inFlight.has(key) || this.#heldByKey.has(key)) {
+    if (this.#load !== undefined && this.#later.has(method)) return this.#hold(text, key);
+    if (this.#inFlight.has(key) || this.#held.has(key)) {
       return this.#send(encodeError(id, DUPLICATE_ID));
     }
     const spec = this.#methods.get(method);
@@ -302,44 +367,12 @@ export class Server {
       return this.#send(encodeError(id, PARAMS_NOT_OBJECT));
     }
     if (
-      spec.instant !== true && (this.#inFlight.size >= MAX_IN_FLIGHT || this.#heldByKey.size > 0)
+      spec.instant !== true && (this.#inFlight.size >= MAX_IN_FLIGHT || this.#held.size > 0)
     ) {
-      const held: Held = { id, key, method, spec, params, chars: text.length, dropped: false };
-      this.#held.push(held);
-      this.#heldByKey.set(key, held);
-      this.#heldChars += held.chars;
+      this.#held.push({ id, key, method, spec, params }, key, text.length);
       return;
     }
     this.#start(id, key, method, spec, params);
-  }
-
-  /**
-   * Starts held requests, in arrival order, while in-flight slots are free and the output is not
-   * backed up: a client that does not read must not get more answers queued for it (each may be
-   * megabytes), so while the output is over its mark the held requests wait for it to drain.
-   */
-  #startHeld(): void {
-    if (this.#held.length > 0 && this.#output!.pendingChars > OUTPUT_HIGH_CHARS) {
-      if (!this.#drainAwaited) {
-        this.#drainAwaited = true;
-        // Pending work like a request: EOF waits for the held requests to be answered.
-        const drained: Promise<void> = this.#output!.below(OUTPUT_HIGH_CHARS / 4).then(() => {
-          this.#drainAwaited = false;
-          this.#pending.delete(drained);
-          if (this.#end === undefined) this.#startHeld();
-        });
-        this.#pending.add(drained);
-      }
-      return;
-    }
-    while (this.#held.length > 0 && this.#inFlight.size < MAX_IN_FLIGHT) {
-      const held = this.#held.shift()!;
-      if (held.dropped) continue;
-      this.#heldByKey.delete(held.key);
-      this.#heldChars -= held.chars;
-      this.#start(held.id, held.key, held.method, held.spec, held.params);
-    }
-    if (this.#held.length > 0 && this.#heldByKey.size === 0) this.#held = [];
   }
 
   #start(id: Id, key: string, method: string, spec: MethodSpec, params: unknown): void {
@@ -372,7 +405,7 @@ export class Server {
       },
     ).finally(() => {
       this.#pending.delete(done);
-      this.#startHeld();
+      this.#pump();
     });
     this.#pending.add(done);
   }
@@ -391,7 +424,7 @@ export class Server {
     entry.reporter?.finish();
     if (entry.controller.signal.aborted) return;
     if (this.#inFlight.get(key) === entry) this.#inFlight.delete(key);
-    this.#send(line);
+    this.#send(line, key);
   }
 
   #wireError(error: unknown, method: string): RpcError {

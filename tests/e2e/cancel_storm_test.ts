@@ -140,13 +140,10 @@ Deno.test("cancellation: after hundreds of heavy calls are cancelled, an ordinar
   });
 });
 
-// Ignored for now (issue 18, open): with the drain gate that bounds a non-reading client's memory,
-// an ordinary grep after this storm intermittently waits 4.5-5.3 s; the test stays as the target.
-Deno.test({
-  name:
-    "cancellation: tens of unlimited content greps cancelled shortly after sending free the server",
-  ignore: true,
-}, async () => {
+// The greps that finish before their cancellation is read queue 6 MiB answers each, more than this
+// client reads quickly: the cancellations must still be read and acted on (they used to wait
+// behind those answers, 4.5-5.3 s) and the answers still queued be dropped.
+Deno.test("cancellation: tens of unlimited content greps cancelled shortly after sending free the server", async () => {
   await withServer(async (server) => {
     await server.send(call(1, "grep", { pattern: "value", output_mode: "content", head_limit: 0 }));
     await server.readUntil((l) => JSON.parse(l).id === 1, 60_000);
