@@ -26,7 +26,15 @@ export interface IndexCache {
 }
 
 export type ToIndex =
-  | { t: "open"; settings: IndexSettings; cache: IndexCache | null }
+  | {
+    t: "open";
+    settings: IndexSettings;
+    cache: IndexCache | null;
+    /** The port of the watch worker (watch_worker.ts), when settings.watch. */
+    watch: MessagePort | null;
+  }
+  /** The watch worker failed (its error reached the main thread): nothing is seen any more. */
+  | { t: "unwatched"; why: string }
   /** A grep happened: build now if the build was deferred. */
   | { t: "build" }
   | { t: "query"; id: number; query: IndexQuery }

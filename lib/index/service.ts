@@ -8,6 +8,7 @@ import { log } from "../log.ts";
 import type { CacheWriterHandle } from "./cache_owner.ts";
 import type { Candidates } from "./trigram_index.ts";
 import type { FromIndex, IndexQuery, IndexSettings, IndexStatus, ToIndex } from "./protocol.ts";
+import type { WatchPort } from "./watch_worker.ts";
 
 export type { IndexQuery, IndexSettings, IndexStatus };
 
@@ -31,6 +32,8 @@ const OFF: IndexStatus = {
 export class SearchIndex {
   readonly #settings: IndexSettings;
   #worker: Worker | null = null;
+  /** The index worker's file watcher (watch_worker.ts), started with it. */
+  #watcher: Worker | null = null;
   #status: IndexStatus = { ...OFF, phase: "idle" };
   #next = 1;
   readonly #waiting = new Map<number, (message: FromIndex) => void>();
@@ -105,14 +108,39 @@ export class SearchIndex {
       this.#fail();
     };
     this.#worker = worker;
+    const watch = this.#settings.watch ? this.#startWatcher() : null;
     const cache = this.#cache;
-    if (cache === null) this.#post({ t: "open", settings: this.#settings, cache: null });
-    else {
-      worker.postMessage(
-        { t: "open", settings: this.#settings, cache: { dir: cache.dir, port: cache.port } },
-        [cache.port],
-      );
-    }
+    const transfer: Transferable[] = [];
+    if (watch !== null) transfer.push(watch);
+    if (cache !== null) transfer.push(cache.port);
+    worker.postMessage(
+      {
+        t: "open",
+        settings: this.#settings,
+        cache: cache === null ? null : { dir: cache.dir, port: cache.port },
+        watch,
+      } satisfies ToIndex,
+      transfer,
+    );
+  }
+
+  /**
+   * Starts the file watcher's worker from this thread (one started by the index worker took
+   * about a second longer to start) and returns the port the index worker talks to it through.
+   */
+  #startWatcher(): MessagePort {
+    const watcher = new Worker(new URL("./watch_worker.ts", import.meta.url).href, {
+      type: "module",
+      name: "index file watcher",
+    });
+    watcher.onerror = (event) => {
+      event.preventDefault();
+      this.#post({ t: "unwatched", why: `the file watcher failed (${event.message})` });
+    };
+    const channel = new MessageChannel();
+    watcher.postMessage({ port: channel.port1 } satisfies WatchPort, [channel.port1]);
+    this.#watcher = watcher;
+    return channel.port2;
   }
 
   /** Tests: writes what is pending to the cache now; resolves once it is on disk. */
@@ -220,6 +248,8 @@ export class SearchIndex {
   #fail(): void {
     this.#worker?.terminate();
     this.#worker = null;
+    this.#watcher?.terminate();
+    this.#watcher = null;
     this.#status = { ...OFF, note: this.#stopped ? "stopped" : "the index worker failed" };
     for (const resolve of this.#waiting.values()) resolve({ t: "status", id: 0, status: OFF });
     this.#waiting.clear();

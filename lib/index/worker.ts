@@ -96,7 +96,9 @@ let deaf = false;
 /** A grep asked for the index (a large tree builds only then). */
 let buildWanted = false;
 /** The watch worker (watch_worker.ts); null once it ended. */
-let watcher: Worker | null = null;
+let watcher: MessagePort | null = null;
+/** Ends the wait for the watcher (its failure can reach us from the main thread). */
+let watchSettled: () => void = () => {};
 /** Resolves once every folder is watched, or the watcher could not start (then `watchEnded`). */
 let watching: Promise<void> = Promise.resolve();
 let watchEnded = false;
@@ -597,14 +599,19 @@ function scheduleDirty(): void {
 
 /**
  * Starts the watcher on its own thread (adding a watch to every folder of a large tree takes a
- * while, and the stored index's shards load meanwhile); resolves once every folder is watched:
- * a change made after that is an event. A walk trusted for later queries starts only then.
+ * while, and the stored index's shards load meanwhile) through the port the main thread gave us;
+ * resolves once every folder is watched: a change made after that is an event. A walk trusted
+ * for later queries starts only then.
  */
-function watch(): Promise<void> {
-  const w = new Worker(new URL("./watch_worker.ts", import.meta.url).href, { type: "module" });
-  watcher = w;
+function watch(port: MessagePort | null): Promise<void> {
+  if (port === null) {
+    stopWatching("no file watcher was started");
+    return Promise.resolve();
+  }
+  watcher = port;
   return new Promise((resolve) => {
-    w.onmessage = (event: MessageEvent<FromWatcher>) => {
+    watchSettled = resolve;
+    port.onmessage = (event: MessageEvent<FromWatcher>) => {
       const m = event.data;
       if (m.t === "ready") resolve();
       else if (m.t === "events") {
@@ -615,19 +622,16 @@ function watch(): Promise<void> {
         resolve();
       }
     };
-    w.onerror = (event) => {
-      event.preventDefault();
-      stopWatching(`the file watcher failed (${event.message})`);
-      resolve();
-    };
-    w.postMessage({ root: ws!.root } satisfies ToWatcher);
+    port.postMessage({ t: "watch", root: ws!.root } satisfies ToWatcher);
   });
 }
 
 /** The watcher ended: nothing is seen any more, so the index can no longer be trusted. */
 function stopWatching(why: string): void {
-  watcher?.terminate();
+  watcher?.postMessage({ t: "stop" } satisfies ToWatcher);
+  watcher?.close();
   watcher = null;
+  watchSettled();
   watchEnded = true;
   untrusted = true;
   ++generation; // a pass or build under way gives up
@@ -1010,7 +1014,11 @@ function onLocked(): void {
   if (index !== null && phase === "ready") schedulePersist(0);
 }
 
-async function open(s: IndexSettings, cache: IndexCache | null): Promise<void> {
+async function open(
+  s: IndexSettings,
+  cache: IndexCache | null,
+  watchPort: MessagePort | null,
+): Promise<void> {
   settings = s;
   if (s.logLevel !== undefined) setLogLevel(s.logLevel);
   ws = Workspace.openSync(s.ws);
@@ -1021,7 +1029,7 @@ async function open(s: IndexSettings, cache: IndexCache | null): Promise<void> {
   }
   // The watcher starts first (on its own thread): every walk that later queries trust waits
   // until it watches the whole tree, so that a change made during the walk is an event.
-  watching = watch();
+  watching = watch(watchPort);
   if (cache !== null) {
     let resolve = () => {};
     loaded = new Promise((r) => resolve = r);
@@ -1062,7 +1070,10 @@ self.onmessage = async (event: MessageEvent<ToIndex>) => {
   try {
     switch (m.t) {
       case "open":
-        await open(m.settings, m.cache);
+        await open(m.settings, m.cache, m.watch);
+        break;
+      case "unwatched":
+        if (!watchEnded) stopWatching(m.why);
         break;
       case "build":
         buildWanted = true;
