@@ -38,6 +38,8 @@ export interface GrepJob {
   offset: number;
   /** The files to search instead of walking `base` (from the trigram index), in walk order. */
   candidates?: Candidates;
+  /** Verdicts on C/C++ hits (protocol.ts SearchMessage `uses`). */
+  uses?: { extensions: string[] };
 }
 
 export interface GrepOutcome {
@@ -181,6 +183,7 @@ class GrepDriver implements JobDriver<GrepOutcome> {
           mode: params.mode,
           content: params.content,
           maxLines: Number.isFinite(params.collectLines) ? params.collectLines : 0,
+          ...(params.uses === undefined ? {} : { uses: params.uses }),
         });
       }
     }

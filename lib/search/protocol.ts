@@ -61,6 +61,14 @@ export interface SearchMessage {
   mode: GrepMode;
   content: ContentOptions;
   /**
+   * For files with one of these extensions (lower-case, with the dot): tell when every hit of the
+   * pattern is surely a use of the identifier in C/C++ terms, not a definition
+   * (lib/c_source/definition_sites.ts `mayDefineAnywhere`); the result then has `uses: true`.
+   * Files scanned in chunks or streamed get no verdict. find_symbol asks it so that its parser
+   * workers read only the files that may define the name.
+   */
+  uses?: { extensions: string[] };
+  /**
    * Content lines a streamed file holds at most (the page needs no more: one file with more
    * lines than the page ends collecting, grep_job.ts); its count stays exact. 0: no limit.
    */
@@ -108,6 +116,8 @@ export interface FileResult {
   count: number;
   /** Content mode within the cutoff: the file's output lines (grep_job.ts). */
   lines?: string[];
+  /** Asked by `uses`: every hit is surely a use, so the file defines nothing of that name. */
+  uses?: true;
 }
 
 /** One entry of a list_dir walk. */

@@ -77,6 +77,7 @@ export async function search(
       collectLines: request.collectLines,
       collectChars: request.collectChars,
       offset: request.offset,
+      uses: request.uses,
     }, { ...ctx, progress: (n) => ctx.progress(waited + n) });
   } finally {
     index?.grepDone();

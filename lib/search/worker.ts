@@ -21,6 +21,7 @@ import {
   STREAM_FROM_BYTES,
 } from "./stream_scan.ts";
 import { contentLines } from "./content_lines.ts";
+import { mayDefineAnywhere } from "../c_source/definition_sites.ts";
 import {
   CTL_CUTOFF,
   CTL_INTS,
@@ -112,6 +113,39 @@ function walk(message: WalkMessage): void {
   post({ t: "walked", job: message.job, batches, walked });
 }
 
+let usesKey = "";
+let usesRegex: RegExp | null = null;
+let usesExtensions = new Set<string>();
+
+/**
+ * The regex and extensions of a `uses` request when `rel` is one of those files, else null: the
+ * pattern's own JavaScript regex, as the parser worker compiles it (without g or y).
+ */
+function usesFor(message: SearchMessage, rel: string): RegExp | null {
+  const uses = message.uses;
+  if (uses === undefined) return null;
+  const spec = message.spec;
+  const key = `${spec.flags}/${spec.source}/${uses.extensions.join(",")}`;
+  if (usesRegex === null || key !== usesKey) {
+    usesRegex = new RegExp(spec.source, spec.flags.replace(/[gy]/g, ""));
+    usesExtensions = new Set(uses.extensions);
+    usesKey = key;
+  }
+  const base = rel.slice(rel.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 && usesExtensions.has(base.slice(dot).toLowerCase()) ? usesRegex : null;
+}
+
+/** Marks `result` when every hit in these texts is surely a use (SearchMessage `uses`). */
+function judged(result: FileResult, texts: readonly string[], regex: RegExp | null): FileResult {
+  if (regex === null || result.count === 0) return result;
+  regexStart();
+  const maybe = texts.some((text) => mayDefineAnywhere(text, regex));
+  regexEnd();
+  if (!maybe) result.uses = true;
+  return result;
+}
+
 function matcherFor(message: SearchMessage): Matcher {
   const spec = message.spec;
   const key = `${spec.multiline}/${spec.flags}/${spec.source}`;
@@ -193,7 +227,7 @@ function scanBytes(
       lines: contentLines(rel, text, r.lines, message.content, m.locate),
     };
   }
-  return { path: rel, count: r.count };
+  return judged({ path: rel, count: r.count }, [text], usesFor(message, rel));
 }
 
 /** The regex timeout times only the regex: the stamp is set around each scan (PHASE_REGEX). */
@@ -343,15 +377,21 @@ function search(message: SearchMessage): void {
         );
         if (parts !== null) {
           let count = 0;
+          const uses = usesFor(message, rel);
+          const texts: string[] = [];
           regexStart();
           for (let k = 0; k < parts.length; k++) {
             const decoder = pieces[2 + 2 * k] === 0 ? firstPieceDecoder : laterPieceDecoder;
-            count += m.scanText(decoder.decode(parts[k]), { wantLines: false }).count;
+            const text = decoder.decode(parts[k]);
+            count += m.scanText(text, { wantLines: false }).count;
+            if (uses !== null) texts.push(text);
           }
           regexEnd();
           dirOf.set(i, dir);
           read = true;
-          result = count > 0 ? { path: rel, count } : null;
+          // Each piece is judged alone: a hit at a piece's edge, whose neighbours lie outside
+          // it, is never ruled out (the test errs only towards "may define").
+          result = count > 0 ? judged({ path: rel, count }, texts, uses) : null;
         }
       }
       if (state === "ok" && !read) {

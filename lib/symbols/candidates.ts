@@ -9,7 +9,8 @@ import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import { search, type SearchEngine } from "../search/search.ts";
 import { type PatternSpec, translatePattern } from "../search/pattern.ts";
 import type { JobContext } from "../search/pool.ts";
-import { languageGlobs, languageOf } from "./languages.ts";
+import type { FileResult } from "../search/protocol.ts";
+import { cFamilyExtensions, languageGlobs, languageOf } from "./languages.ts";
 
 export type NameMatch = "exact" | "prefix" | "substring";
 
@@ -49,15 +50,42 @@ export function candidatePattern(name: string, match: NameMatch, ignoreCase: boo
   return compiled.spec;
 }
 
-/** Paths (walk order) of supported-language files that contain the name. */
+export interface CandidateFiles {
+  /** Paths (walk order) of supported-language files that contain the name. */
+  paths: string[];
+  /**
+   * With `definitions`: the C/C++ candidates whose every hit the scan judged surely a use
+   * (lib/c_source/definition_sites.ts): they define nothing of that name and need no parse.
+   */
+  surelyUses: Set<string>;
+}
+
+/**
+ * The candidate files; with `definitions` (find_symbol) the scan also judges C/C++ hits while it
+ * has each file's text, so that the parser workers read only files that may define the name.
+ */
 export async function candidateFiles(
   engine: SearchEngine,
   query: CandidateQuery,
   ctx: Omit<JobContext, "fileOf">,
-): Promise<string[]> {
+  options: { definitions: boolean } = { definitions: false },
+): Promise<CandidateFiles> {
   const typeGlobs = query.typeGlobs.length > 0 ? query.typeGlobs : languageGlobs();
-  const files = await mentioning(engine, query, typeGlobs, ctx);
-  return files.filter((path) => languageOf(path) !== null);
+  const results = await mentioning(
+    engine,
+    query,
+    typeGlobs,
+    ctx,
+    options.definitions ? { extensions: cFamilyExtensions() } : undefined,
+  );
+  const paths: string[] = [];
+  const surelyUses = new Set<string>();
+  for (const r of results) {
+    if (languageOf(r.path) === null) continue;
+    paths.push(r.path);
+    if (r.uses === true) surelyUses.add(r.path);
+  }
+  return { paths, surelyUses };
 }
 
 /**
@@ -72,7 +100,7 @@ export async function otherFiles(
 ): Promise<string[]> {
   if (query.single || query.typeGlobs.length > 0) return [];
   const files = await mentioning(engine, query, [], ctx);
-  return files.filter((path) => languageOf(path) === null);
+  return files.map((r) => r.path).filter((path) => languageOf(path) === null);
 }
 
 async function mentioning(
@@ -80,7 +108,8 @@ async function mentioning(
   query: CandidateQuery,
   typeGlobs: string[],
   ctx: Omit<JobContext, "fileOf">,
-): Promise<string[]> {
+  uses?: { extensions: string[] },
+): Promise<FileResult[]> {
   const outcome = await search(engine, {
     ws: query.ws,
     scope: { base: query.base, single: query.single, globs: query.globs, typeGlobs },
@@ -90,6 +119,7 @@ async function mentioning(
     collectLines: 0,
     collectChars: 0,
     offset: 0,
+    uses,
   }, ctx);
-  return outcome.results.map((r) => r.path);
+  return outcome.results;
 }

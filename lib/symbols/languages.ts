@@ -117,6 +117,11 @@ export function languageOf(path: string): LanguageInfo | null {
   return BY_EXTENSION.get(base.slice(dot).toLowerCase()) ?? null;
 }
 
+/** The extensions of C and C++ files (lower-case, with the dot). */
+export function cFamilyExtensions(): string[] {
+  return LANGUAGES.filter((l) => l.id === "c" || l.id === "cpp").flatMap((l) => [...l.extensions]);
+}
+
 /** "C, C++, TypeScript, ..." for error messages. */
 export function languageNames(): string {
   return LANGUAGES.map((l) => l.name).join(", ");

@@ -21,7 +21,7 @@ import {
   RULES,
 } from "./rules.ts";
 import { functionBodies, withoutBodies } from "./skip_bodies.ts";
-import { mayDefine, mayDefineAnywhere } from "./c_definition_sites.ts";
+import { mayDefine, mayDefineAnywhere } from "../c_source/definition_sites.ts";
 import { blankAttributeMacros } from "./c_heads.ts";
 import { repairTypeScript } from "./ts_repairs.ts";
 import {

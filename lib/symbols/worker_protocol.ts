@@ -18,7 +18,7 @@ export interface ParseRequest {
   heapCapBytes: number;
   /**
    * With skipBodies: the name looked for (the candidate scan's regex). A C/C++ file none of
-   * whose hits may be a definition (c_definition_sites.ts) is not parsed (`pruned`).
+   * whose hits may be a definition (lib/c_source/definition_sites.ts) is not parsed (`pruned`).
    */
   definitionOf?: { source: string; flags: string };
   /**

@@ -157,7 +157,12 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   }
   const { member: name, container } = qualified;
   const kind = input.kind ?? null;
-  const { scope, candidates } = await symbolCandidates(ctx, input, { name, match, ignoreCase });
+  const { scope, candidates, surelyUses } = await symbolCandidates(
+    ctx,
+    input,
+    { name, match, ignoreCase },
+    { definitions: true },
+  );
   const maxBytes = ctx.config.maxReadBytes;
   const wanted = candidatePattern(name, match, ignoreCase);
   const test = nameTest(name, match, ignoreCase);
@@ -178,10 +183,15 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   });
   const unparsed = new Map<string, Exclude<FileOutcome, { ok: true }>>();
   const partialSet = new Set<string>();
-  await ctx.session.symbols.eachFile(ws, candidates, {
+  // The scan judged these: every hit surely a use, so nothing of the name is defined there.
+  for (const path of surelyUses) tally.add(path, []);
+  const toParse = surelyUses.size === 0
+    ? candidates
+    : candidates.filter((path) => !surelyUses.has(path));
+  await ctx.session.symbols.eachFile(ws, toParse, {
     signal: ctx.signal,
     maxBytes,
-    progress: (n) => ctx.progress(n, candidates.length, "files parsed"),
+    progress: (n) => ctx.progress(surelyUses.size + n, candidates.length, "files parsed"),
     definitionsOnly: true,
     definitionOf: { source: wanted.source, flags: wanted.flags },
     keep: { source: wanted.source, flags: wanted.flags },

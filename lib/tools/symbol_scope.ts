@@ -15,11 +15,12 @@ export async function symbolCandidates(
   ctx: ToolContext,
   args: ScopeArguments,
   query: { name: string; match: NameMatch; ignoreCase: boolean },
-): Promise<{ scope: SearchScope; candidates: string[] }> {
+  options: { definitions: boolean } = { definitions: false },
+): Promise<{ scope: SearchScope; candidates: string[]; surelyUses: Set<string> }> {
   const scope = scopeOf(ctx.workspace, args);
   if (scope.single) supportedLanguage(scope.base, "search");
   try {
-    const candidates = await candidateFiles(ctx.session, {
+    const found = await candidateFiles(ctx.session, {
       ws: ctx.workspace.options,
       ...scope,
       ...query,
@@ -27,8 +28,8 @@ export async function symbolCandidates(
       signal: ctx.signal,
       progress: (n) => ctx.progress(n),
       timeoutMs: ctx.config.regexTimeoutMs,
-    });
-    return { scope, candidates };
+    }, options);
+    return { scope, candidates: found.paths, surelyUses: found.surelyUses };
   } catch (error) {
     throw searchFailure(error, query.name, ctx.config.regexTimeoutMs);
   }

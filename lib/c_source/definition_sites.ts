@@ -1,6 +1,8 @@
 /**
  * Whether a C/C++ file may define a name, from its text alone (find_symbol parses only files
- * that may): C and C++ definitions are never inside function bodies, and a name is defined only
+ * that may; the search workers give the first verdict while they have the text, the parser
+ * workers the second). Pure text functions: nothing here parses or reads a file.
+ * C and C++ definitions are never inside function bodies, and a name is defined only
  * where the grammar puts a declarator, a tag with a body or a macro name. A whole-word hit of
  * the name outside every function body may be a definition unless what surrounds it says it is
  * a use:
