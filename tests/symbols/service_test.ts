@@ -200,6 +200,25 @@ Deno.test("symbols: a parser worker over its heap share gets no more batches of 
   }, { heapRecycleBytes: 33 * MiB });
 });
 
+Deno.test("symbols: a parser worker whose JavaScript heap grew past its share is replaced", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 3; i++) files[`g${i}.go`] = `package g\n\nfunc F${i}() {}\n`;
+  await withService(files, async (service, ws) => {
+    // Any worker's V8 heap is over 1 MiB: each batch is the last of its worker.
+    for (const path of Object.keys(files)) {
+      const got = await service.symbols(ws, [path], { signal, maxBytes: 1e6 });
+      assert.ok(got.get(path)?.ok);
+    }
+    assert.equal(service.parsers.started, 3);
+  }, { v8RecycleBytes: 1024 * 1024 });
+  await withService(files, async (service, ws) => {
+    for (const path of Object.keys(files)) {
+      await service.symbols(ws, [path], { signal, maxBytes: 1e6 });
+    }
+    assert.equal(service.parsers.started, 1, "within the default share one worker serves them all");
+  });
+});
+
 Deno.test("symbols: a tree that needs more than the heap cap fails its file, not the session", async () => {
   await withService(
     { "small.go": "package s\n\nfunc A() {}\n", "big.c": BIG_TABLE },
