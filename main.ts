@@ -9,6 +9,8 @@ import { TOOL_GROUPS } from "./lib/cli/tool_selection.ts";
 import { revokeUnused } from "./lib/cli/permissions.ts";
 import { chooseCacheDir } from "./lib/index/cache_dir.ts";
 import { type CacheWriterHandle, startCacheWriter } from "./lib/index/cache_owner.ts";
+import { startIndexEarly } from "./lib/index/early_start.ts";
+import type { SearchIndex } from "./lib/index/service.ts";
 import { detectGit } from "./lib/git/availability.ts";
 import { catalogMethods } from "./lib/features/catalog.ts";
 import type { LoadedFeatures } from "./lib/features/load.ts";
@@ -81,6 +83,8 @@ async function main(): Promise<number> {
   // session, and only there) started while the launch permissions still hold; a worker cannot
   // gain a permission later. Done after the answer, so that the answer does not wait for it.
   let cache: CacheWriterHandle | null = null;
+  /** With a stored index, the index worker starts before the features load (early_start.ts). */
+  let early: SearchIndex | null = null;
   let givenUp = false;
   const giveUp = (withCache = true) => {
     if (givenUp) return;
@@ -96,6 +100,7 @@ async function main(): Promise<number> {
       else cache = started;
     } else if (cacheChoice.note !== "") log.warn(cacheChoice.note);
     revokeUnused({ write: available.write, run: available.git });
+    if (cache !== null && choice.root !== null) early = startIndexEarly(choice.root, config, cache);
   };
 
   // The features (tools, resources, their libraries) load after the initialize answer is out.
@@ -103,7 +108,7 @@ async function main(): Promise<number> {
   const load = () => {
     giveUp();
     return features ??= (import(FEATURES) as Promise<typeof import("./lib/features/load.ts")>)
-      .then((module) => module.loadFeatures(choice.root, config, available, cache));
+      .then((module) => module.loadFeatures(choice.root, config, available, cache, early));
   };
   const server = new Server(coreMethods({ name: NAME, version: VERSION }), {
     later: { methods: catalogMethods(), load: () => load().then((loaded) => loaded.table) },

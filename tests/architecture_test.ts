@@ -164,6 +164,8 @@ const FS_ALLOWED: Record<string, string> = {
   "lib/index/index_store.ts": "reads and lists the index's own cache files",
   "lib/index/stored_shard.ts": "reads the index's own cache files",
   "lib/index/worker.ts": "watches the tree and stats indexed files for freshness (no content)",
+  "lib/index/early_start.ts":
+    "takes the real path of the root for the index's settings (no content)",
   "lib/index/folder_table.ts":
     "stats folders and their ignore files for the stored folder table (no content)",
   "lib/index/watch_worker.ts": "watches the tree for the index (no content)",

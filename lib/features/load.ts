@@ -3,7 +3,7 @@
  * the resources provider and their method table, plus the warm-up of their lazy parts.
  */
 
-import { type Config, MIB } from "../config.ts";
+import type { Config } from "../config.ts";
 import { createResourceProvider } from "../resources/provider.ts";
 import type { MethodTable } from "../server/method.ts";
 import { type ToolAvailability, toolsFor } from "../tools/index.ts";
@@ -13,6 +13,7 @@ import { Workspace } from "../workspace/workspace.ts";
 import { loadDiffLibrary } from "../edits/diff.ts";
 import { sweepStaleTemps } from "../edits/stale_temps.ts";
 import { SearchIndex } from "../index/service.ts";
+import { indexSettings, sameWorkspace } from "../index/early_start.ts";
 import type { CacheWriterHandle } from "../index/cache_owner.ts";
 import { warmValidator } from "./arguments.ts";
 import { featureMethods } from "./methods.ts";
@@ -35,15 +36,16 @@ export function loadFeatures(
   config: Config,
   available: ToolAvailability,
   cache: CacheWriterHandle | null = null,
+  early: SearchIndex | null = null,
 ): LoadedFeatures {
   const workspace = openAt(root, config);
-  const index = workspace === null || config.noIndex ? undefined : new SearchIndex({
-    ws: workspace.options,
-    maxBytes: config.indexMaxMib * MIB,
-    eagerMaxFiles: EAGER_MAX_FILES,
-    watch: true,
-    logLevel: config.logLevel,
-  }, cache);
+  let index: SearchIndex | undefined;
+  if (workspace !== null && !config.noIndex) {
+    // The index main.ts started early (on a stored index) is taken over when it is this one's.
+    if (early !== null && sameWorkspace(early, workspace.options)) index = early;
+    else index = new SearchIndex(indexSettings(workspace.options, config), cache);
+  }
+  if (early !== null && early !== index) early.stop();
   const session = new Session({
     write: available.write,
     index,
@@ -70,9 +72,6 @@ export function loadFeatures(
     },
   };
 }
-
-/** Trees with more files build their trigram index after the first grep, not at start. */
-const EAGER_MAX_FILES = 30_000;
 
 function openAt(root: string | null, config: Config): Workspace | null {
   if (root === null) return null;

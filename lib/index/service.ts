@@ -153,6 +153,11 @@ export class SearchIndex {
     });
   }
 
+  /** What the index was started with. */
+  get settings(): IndexSettings {
+    return this.#settings;
+  }
+
   /** The last state the worker reported. */
   get status(): IndexStatus {
     return this.#status;

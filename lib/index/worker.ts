@@ -102,6 +102,7 @@ let watchSettled: () => void = () => {};
 /** Resolves once every folder is watched, or the watcher could not start (then `watchEnded`). */
 let watching: Promise<void> = Promise.resolve();
 let watchEnded = false;
+let watchReady = false;
 /** Folders reached through an inside symlink: [named rel, real rel]. */
 let aliases: [string, string][] = [];
 /**
@@ -581,7 +582,7 @@ function scheduleDirty(): void {
   if (dirtyTimer !== null) return;
   dirtyTimer = setTimeout(() => {
     dirtyTimer = null;
-    if (phase !== "ready" || untrusted || index === null) return;
+    if (phase !== "ready" || untrusted || index === null || confirming) return;
     if (dirty.size > MAX_SYNC_DIRTY * 10) {
       distrust("too many changes at once");
       return;
@@ -613,8 +614,10 @@ function watch(port: MessagePort | null): Promise<void> {
     watchSettled = resolve;
     port.onmessage = (event: MessageEvent<FromWatcher>) => {
       const m = event.data;
-      if (m.t === "ready") resolve();
-      else if (m.t === "events") {
+      if (m.t === "ready") {
+        watchReady = true;
+        resolve();
+      } else if (m.t === "events") {
         for (const e of m.events) onEvent(e as Deno.FsEvent);
         if (dirty.size > 0 && dirtyTimer === null) scheduleDirty();
       } else {
@@ -716,13 +719,85 @@ async function loadStored(s: IndexStore): Promise<void> {
   if (shards.delta !== null) idx.addLayer(shards.delta);
   checkingTotal = idx.liveFiles;
   const opened = performance.now() - started;
-  await watching;
+  // The pass waits for the watcher (a change made during it is then an event), unless a query
+  // is waiting already: then it runs at once, for that query (everything it compares is newer
+  // than the query), and once the watcher is up a second pass confirms it for later queries.
+  await Promise.race([watching, firstQuery]);
   if (watchEnded || gen !== generation) {
     idx.close();
     return;
   }
+  const watchedBefore = watchReady;
+  passFrom = queriesIn;
   const newest = shards.delta ?? shards.base;
-  const table = decodeFolders(ws!.root, newest.folders);
+  const done = await statPass(gen, idx, decodeFolders(ws!.root, newest.folders));
+  if (done === "stopped") {
+    idx.close();
+    reread.clear();
+    return;
+  }
+  index = idx;
+  const took = performance.now() - started;
+  setPhase("ready", "loaded from the cache");
+  log.info(
+    `Stored index loaded: ${idx.liveFiles} files, ${done.stale} changed or new and ${done.gone} ` +
+      `gone since it was written (opened in ${Math.round(opened)} ms, stat pass ${
+        Math.round(took)
+      } ms: ${done.how})`,
+  );
+  if (!watchedBefore) confirmed = confirmPass(gen);
+  else passFrom = Infinity;
+  if (reread.size > 0) rereadLater();
+  else if (done.gone > 0) schedulePersist(PERSIST_IDLE_MS);
+}
+
+/** Queries received so far; those after `passFrom` wait for `confirmed`. */
+let queriesIn = 0;
+let passFrom = Infinity;
+/** Resolves once the pass that ran before the watcher was up has been confirmed. */
+let confirmed: Promise<void> = Promise.resolve();
+let tellFirstQuery = () => {};
+const firstQuery = new Promise<void>((resolve) => tellFirstQuery = resolve);
+/** A confirming pass runs: watcher events wait (they are applied after it). */
+let confirming = false;
+
+/**
+ * The pass again, once the watcher watches the tree: what changed between the first pass's
+ * look at a file and the watcher's start is seen now; what changes later is an event.
+ */
+async function confirmPass(gen: number): Promise<void> {
+  await watching;
+  // The queries the first pass answers go first.
+  for (let i = 0; i < 4; i++) await tick();
+  const idx = index;
+  if (watchEnded || gen !== generation || idx === null) return;
+  const started = performance.now();
+  confirming = true;
+  try {
+    const done = await statPass(gen, idx, { above, folders: dirs });
+    if (done === "stopped") return;
+    log.debug(
+      `index confirmed once the watcher was up: ${done.stale} changed or new, ${done.gone} gone ` +
+        `(${Math.round(performance.now() - started)} ms: ${done.how})`,
+    );
+  } finally {
+    confirming = false;
+    passFrom = Infinity;
+  }
+  if (dirty.size > 0) scheduleDirty();
+  if (reread.size > 0) rereadLater();
+}
+
+/**
+ * One stat pass of `idx` against the disk: with a folder table, only the folders that changed
+ * are read again (folderPass); without one (or when it cannot be used), a walk of the tree.
+ * Changed and new files become "scan" files (read again later), missing ones are removed.
+ */
+async function statPass(
+  gen: number,
+  idx: LayeredIndex,
+  table: FolderTable | null,
+): Promise<{ stale: number; gone: number; how: string } | "stopped"> {
   const counts = { stale: 0, gone: 0, checked: 0 };
   const compare = (e: Entry) => {
     const stored = idx.get(e.rel);
@@ -731,45 +806,23 @@ async function loadStored(s: IndexStore): Promise<void> {
     reread.add(e.rel);
     counts.stale++;
   };
-  let how = "";
   const fast = table === null ? null : await folderPass(gen, idx, table, compare, counts);
-  if (fast === "stopped") {
-    idx.close();
-    reread.clear();
-    return;
-  }
-  if (fast !== null) how = fast;
-  else {
-    const seen = new Set<string>();
-    const walked = await walkAll(gen, Infinity, (e) => {
-      seen.add(e.rel);
-      compare(e);
-    });
-    if (walked === null || gen !== generation) {
-      idx.close();
-      reread.clear();
-      return;
+  if (fast === "stopped") return "stopped";
+  if (fast !== null) return { stale: counts.stale, gone: counts.gone, how: fast };
+  const seen = new Set<string>();
+  const walked = await walkAll(gen, Infinity, (e) => {
+    seen.add(e.rel);
+    compare(e);
+  });
+  if (walked === null || gen !== generation) return "stopped";
+  for (const r of idx.rels()) {
+    if (!seen.has(r)) {
+      idx.remove(r);
+      counts.gone++;
     }
-    for (const r of idx.rels()) {
-      if (!seen.has(r)) {
-        idx.remove(r);
-        counts.gone++;
-      }
-    }
-    how = table === null ? "a full walk (no folder table)" : "a full walk";
   }
-  const { stale, gone } = counts;
-  index = idx;
-  const took = performance.now() - started;
-  setPhase("ready", "loaded from the cache");
-  log.info(
-    `Stored index loaded: ${idx.liveFiles} files, ${stale} changed or new and ${gone} gone since ` +
-      `it was written (opened in ${Math.round(opened)} ms, stat pass ${
-        Math.round(took)
-      } ms: ${how})`,
-  );
-  if (reread.size > 0) rereadLater();
-  else if (gone > 0) schedulePersist(PERSIST_IDLE_MS);
+  const how = table === null ? "a full walk (no folder table)" : "a full walk";
+  return { stale: counts.stale, gone: counts.gone, how };
 }
 
 /**
@@ -792,7 +845,12 @@ async function folderPass(
   let last = performance.now();
   const pause = async (): Promise<boolean> => {
     if (performance.now() - last > SLICE_MS) {
-      post({ t: "state", status: { ...status(), files: checkingTotal, checked: counts.checked } });
+      if (phase === "checking") {
+        post({
+          t: "state",
+          status: { ...status(), files: checkingTotal, checked: counts.checked },
+        });
+      }
       await tick();
       last = performance.now();
     }
@@ -920,8 +978,10 @@ function schedulePersist(delayMs: number): void {
 /**
  * Writes what changed since the stored state: the whole index as a new base when there is no
  * stored base (after a build), else one delta shard of every file that differs from the base.
- * The encoding is a snapshot (synchronous); changes made while the bytes are written are kept
- * and carried over to the index that replaces this one.
+ * The file records are a snapshot taken at once; the lists are encoded as the writer takes them
+ * (paced, so that the shard is never queued whole in memory), and documents added meanwhile are
+ * left out; changes made while the bytes are written are kept and carried over to the index that
+ * replaces this one.
  */
 async function persist(): Promise<void> {
   const s = store;
@@ -1079,15 +1139,21 @@ self.onmessage = async (event: MessageEvent<ToIndex>) => {
         buildWanted = true;
         if (phase === "waiting") await build();
         break;
-      case "query":
+      case "query": {
+        const seq = ++queriesIn;
+        tellFirstQuery();
         await loaded;
+        if (seq > passFrom) await confirmed;
         await settle();
         answer(m.id, m.query);
         break;
+      }
       case "touch":
         if (ws !== null) {
           for (const p of m.paths) noteChanged(p.startsWith("/") ? p : joinRoot(ws.root, p));
-          if (index !== null && phase === "ready" && !untrusted) applyDirty(Infinity);
+          if (index !== null && phase === "ready" && !untrusted && !confirming) {
+            applyDirty(Infinity);
+          }
         }
         break;
       case "overflow":
