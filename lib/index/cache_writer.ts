@@ -18,7 +18,8 @@ export type ToWriter =
   | { t: "put"; id: number; key: string; name: string; parts: Uint8Array[] }
   /** A file written in pieces: begin, append..., end (renamed into place) or abort. */
   | { t: "begin"; id: number; key: string; name: string }
-  | { t: "append"; id: number; bytes: Uint8Array }
+  /** With `ack`: answered ("done" with that id) once the bytes are written. */
+  | { t: "append"; id: number; bytes: Uint8Array; ack?: number }
   | { t: "end"; id: number }
   | { t: "abort"; id: number }
   | { t: "remove"; id: number; key: string; names: string[] }
@@ -166,6 +167,7 @@ function onPortMessage(event: MessageEvent<ToWriter>): void {
   }
   if (m.t === "append") {
     append(m.id, m.bytes);
+    if (m.ack !== undefined) reply({ t: "done", id: m.ack, error: "" });
     return;
   }
   let error = "";

@@ -21,3 +21,38 @@ export function checksum(bytes: Uint8Array, seed = 0): number {
   h ^= h >>> 16;
   return h >>> 0;
 }
+
+/**
+ * The checksum of a whole section (megabytes): the same lanes over 32-bit words (a multiply and
+ * a rotation each), about four times as fast as a byte at a time; the last bytes one by one.
+ */
+export function sectionChecksum(bytes: Uint8Array): number {
+  const whole = bytes.length >>> 2;
+  const words = bytes.byteOffset % 4 === 0
+    ? new Uint32Array(bytes.buffer, bytes.byteOffset, whole)
+    : new Uint32Array(bytes.slice(0, whole * 4).buffer);
+  let a = 0x811c9dc5 | 0;
+  let b = 0x01000193 ^ bytes.length;
+  let c = 0x2545f491;
+  let d = 0x9e3779b9;
+  const n = whole & ~3;
+  let i = 0;
+  for (; i < n; i += 4) {
+    a = Math.imul(a ^ words[i], 0xcc9e2d51);
+    a = (a << 15) | (a >>> 17);
+    b = Math.imul(b ^ words[i + 1], 0xcc9e2d51);
+    b = (b << 15) | (b >>> 17);
+    c = Math.imul(c ^ words[i + 2], 0xcc9e2d51);
+    c = (c << 15) | (c >>> 17);
+    d = Math.imul(d ^ words[i + 3], 0xcc9e2d51);
+    d = (d << 15) | (d >>> 17);
+  }
+  for (; i < whole; i++) {
+    a = Math.imul(a ^ words[i], 0xcc9e2d51);
+    a = (a << 15) | (a >>> 17);
+  }
+  for (let k = whole * 4; k < bytes.length; k++) a = Math.imul(a ^ bytes[k], 0x01000193);
+  let h = Math.imul(a ^ (b >>> 15), 0x85ebca6b) ^ Math.imul(c ^ (d >>> 13), 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}

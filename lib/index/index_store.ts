@@ -10,11 +10,13 @@
  */
 import { checksum } from "./checksum.ts";
 import type { FromWriter, ToWriter } from "./cache_writer.ts";
-import { encodeShard, type ShardInput } from "./shard_format.ts";
+import { encodeShardParts, type ShardInput } from "./shard_format.ts";
 import { openPlainFile, ShardError, StoredShard } from "./stored_shard.ts";
 
 export const MANIFEST = "manifest.json";
 const MAX_MANIFEST_BYTES = 64 * 1024;
+/** Chunks of a shard (4 MiB each) sent to the writer before waiting for it to take them. */
+const IN_FLIGHT_CHUNKS = 4;
 const FORMAT = 1;
 
 export interface RootIdentity {
@@ -195,10 +197,19 @@ export class IndexStore {
     const began = new Promise<string>((resolve) => this.#waiting.set(id, resolve));
     this.#send({ t: "begin", id, key: this.key, name });
     try {
-      encodeShard(input, (bytes) => {
-        // Each chunk is a fresh buffer: handed over, not copied.
-        this.#send({ t: "append", id, bytes }, [bytes.buffer as ArrayBuffer]);
-      });
+      // Each chunk is a fresh buffer: handed over, not copied. Every few chunks wait until the
+      // writer has written them, so that the shard is never queued whole in memory.
+      let sent = 0;
+      for (const bytes of encodeShardParts(input)) {
+        if (++sent % IN_FLIGHT_CHUNKS !== 0) {
+          this.#send({ t: "append", id, bytes }, [bytes.buffer as ArrayBuffer]);
+          continue;
+        }
+        await this.#ask(
+          (ack) => ({ t: "append", id, bytes, ack }),
+          [bytes.buffer as ArrayBuffer],
+        );
+      }
     } catch (error) {
       this.#send({ t: "abort", id });
       throw error;

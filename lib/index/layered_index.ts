@@ -48,16 +48,19 @@ export class LayeredIndex {
   /** Stacks a stored shard; its records supersede those of the layers below for their paths. */
   addLayer(shard: StoredShard): void {
     for (const rel of shard.supersedes) this.#maskLayers(rel);
-    const live = new Uint8Array(shard.files.length);
+    const files = shard.files;
+    const live = new Uint8Array(files.length);
     const byRel = new Map<string, number>();
+    const below = this.#layers.length > 0 || this.#overlay.liveFiles > 0;
     let liveCount = 0;
-    shard.files.forEach((f, i) => {
-      if (byRel.has(f.rel)) return; // a repeated path: the first record wins, the rest are dead
-      this.#maskLayers(f.rel);
-      byRel.set(f.rel, i);
+    for (let i = 0; i < files.length; i++) {
+      const rel = files[i].rel;
+      if (byRel.has(rel)) continue; // a repeated path: the first record wins, the rest are dead
+      if (below) this.#maskLayers(rel);
+      byRel.set(rel, i);
       live[i] = 1;
       liveCount++;
-    });
+    }
     this.#layers.push({ shard, live, byRel, liveCount });
   }
 
@@ -355,7 +358,8 @@ function mergeSources(key: string, sources: EncodeSource[], supersedes: string[]
         const out = new Int32Array(docs.length);
         let n = 0;
         for (let k = 0; k < docs.length; k++) {
-          const d = map[docs[k]];
+          // Documents added since the snapshot (the write is paced) have no place: left out.
+          const d = docs[k] < map.length ? map[docs[k]] : -1;
           if (d < 0) continue;
           if (n > 0 && d < out[n - 1]) sorted = false;
           out[n++] = d;

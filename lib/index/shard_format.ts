@@ -14,14 +14,15 @@
  *   toc        UTF-8 JSON: format version, key, counts, [offset, length, checksum] per section
  *   tail       uint32 toc length, uint32 toc checksum, uint32 magic
  *
- * Every section is checked against its checksum when read, and every posting list when it is
+ * Every section is checked against its checksum (sectionChecksum; the lists and the toc:
+ * checksum) when read, and every posting list when it is
  * read (on demand); a shard that fails any check is discarded, never trusted.
  */
-import { checksum } from "./checksum.ts";
+import { checksum, sectionChecksum } from "./checksum.ts";
 import type { FolderJson } from "./folder_table.ts";
 
 export const SHARD_MAGIC = 0x31495853; // "SXI1"
-export const SHARD_VERSION = 2;
+export const SHARD_VERSION = 3;
 export const TAIL_BYTES = 12;
 
 /** One file record as stored (and as the stat pass compares it with the disk). */
@@ -179,7 +180,22 @@ function bytesOf(a: Int32Array | Float64Array | Uint32Array): Uint8Array {
 
 /** Writes a shard to `sink`; returns its table of contents. */
 export function encodeShard(input: ShardInput, sink: ShardSink): ShardToc {
-  const out = new ChunkedOut(sink);
+  const parts = encodeShardParts(input);
+  for (;;) {
+    const next = parts.next();
+    if (next.done) return next.value;
+    sink(next.value);
+  }
+}
+
+/**
+ * The shard's bytes as a sequence of chunks (each a fresh buffer of up to 4 MiB), so that the
+ * writer can take them at its own pace: the caller asks for the next chunk once the disk has
+ * taken enough of the earlier ones, and no more than a few chunks are held at once.
+ */
+export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, ShardToc> {
+  const ready: Uint8Array[] = [];
+  const out = new ChunkedOut((bytes) => ready.push(bytes));
   const tris: number[] = [];
   const offs: number[] = [];
   const counts: number[] = [];
@@ -195,6 +211,7 @@ export function encodeShard(input: ShardInput, sink: ShardSink): ShardToc {
     counts.push(docs.length);
     sums.push(checksum(list, tri));
     out.bytes(list);
+    while (ready.length > 0) yield ready.shift()!;
   }
   const postingsEnd = out.written;
   const docCount = input.docFile.length;
@@ -238,9 +255,9 @@ export function encodeShard(input: ShardInput, sink: ShardSink): ShardToc {
     tris: tris.length,
     postings: [0, postingsEnd],
     docTable: [docStart, docEnd - docStart, docSum],
-    triTable: [triStart, triTable.length, checksum(triTable)],
-    cols: [colStart, cols.length, checksum(cols)],
-    meta: [metaStart, meta.length, checksum(meta)],
+    triTable: [triStart, triTable.length, sectionChecksum(triTable)],
+    cols: [colStart, cols.length, sectionChecksum(cols)],
+    meta: [metaStart, meta.length, sectionChecksum(meta)],
   };
   const tocBytes = new TextEncoder().encode(JSON.stringify(toc));
   out.bytes(tocBytes);
@@ -251,6 +268,7 @@ export function encodeShard(input: ShardInput, sink: ShardSink): ShardToc {
   tv.setUint32(8, SHARD_MAGIC, true);
   out.bytes(tail);
   out.flush();
+  yield* ready;
   return toc;
 }
 
@@ -259,5 +277,5 @@ function checksumOfTable(input: ShardInput): number {
   all.set(bytesOf(input.docFile), 0);
   all.set(bytesOf(input.docOff), input.docFile.byteLength);
   all.set(bytesOf(input.docLen), input.docFile.byteLength * 3);
-  return checksum(all);
+  return sectionChecksum(all);
 }

@@ -6,7 +6,7 @@
  * says it is a plain file (no link, no FIFO), the opened handle must be that same file, every
  * section and every list must match its checksum, and every number must be in range.
  */
-import { checksum } from "./checksum.ts";
+import { checksum, sectionChecksum } from "./checksum.ts";
 import type { PostingSource } from "./evaluate.ts";
 import {
   COL_BYTES,
@@ -145,10 +145,9 @@ export class StoredShard implements PostingSource {
   readonly docFile: Int32Array;
   readonly docOff: Float64Array;
   readonly docLen: Float64Array;
-  readonly #tris: Int32Array;
-  readonly #offs: Uint32Array;
-  readonly #counts: Uint32Array;
-  readonly #sums: Uint32Array;
+  /** The trigram table as read: per trigram [trigram, list offset, count, checksum], then the end. */
+  readonly #table: Uint32Array;
+  readonly #tris: number;
   readonly #postingsEnd: number;
   #file: Deno.FsFile | null;
 
@@ -181,37 +180,36 @@ export class StoredShard implements PostingSource {
     const [colStart, colLength, colSum] = section(toc.cols, end);
     if (docLength !== toc.docs * 20 || triLength !== toc.tris * 16 + 4) fail("bad table sizes");
     const docs = readAt(file, docStart, docLength);
-    if (checksum(docs) !== docSum) fail("document table checksum");
+    if (sectionChecksum(docs) !== docSum) fail("document table checksum");
     this.docFile = new Int32Array(docs.buffer, 0, toc.docs);
     this.docOff = new Float64Array(docs.buffer.slice(toc.docs * 4, toc.docs * 12));
     this.docLen = new Float64Array(docs.buffer.slice(toc.docs * 12, toc.docs * 20));
     const triBytes = readAt(file, triStart, triLength);
-    if (checksum(triBytes) !== triSum) fail("trigram table checksum");
+    if (sectionChecksum(triBytes) !== triSum) fail("trigram table checksum");
     const n = toc.tris;
-    this.#tris = new Int32Array(n);
-    this.#offs = new Uint32Array(n + 1);
-    this.#counts = new Uint32Array(n);
-    this.#sums = new Uint32Array(n);
-    const view = new DataView(triBytes.buffer);
+    // Little-endian words, read in place (the shard is written little-endian; so is every
+    // platform Deno runs on).
+    const table = new Uint32Array(triBytes.buffer, triBytes.byteOffset, n * 4 + 1);
     let lastTri = -1;
+    let lastOff = 0;
     for (let i = 0; i < n; i++) {
-      const tri = view.getInt32(i * 16, true);
+      const tri = table[i * 4];
       if (tri <= lastTri || tri > 0xffffff) fail("trigrams out of order");
       lastTri = tri;
-      this.#tris[i] = tri;
-      this.#offs[i] = view.getUint32(i * 16 + 4, true);
-      this.#counts[i] = view.getUint32(i * 16 + 8, true);
-      this.#sums[i] = view.getUint32(i * 16 + 12, true);
-      if (i > 0 && this.#offs[i] < this.#offs[i - 1]) fail("posting lists out of order");
-      if (this.#counts[i] > toc.docs) fail("a posting list longer than the documents");
+      const off = table[i * 4 + 1];
+      if (off < lastOff) fail("posting lists out of order");
+      lastOff = off;
+      if (table[i * 4 + 2] > toc.docs) fail("a posting list longer than the documents");
     }
-    this.#offs[n] = view.getUint32(n * 16, true);
-    this.#postingsEnd = this.#offs[n];
+    if (table[n * 4] < lastOff) fail("posting lists out of order");
+    this.#table = table;
+    this.#tris = n;
+    this.#postingsEnd = table[n * 4];
     if (this.#postingsEnd > Math.min(docStart, triStart, metaStart, colStart)) {
       fail("postings overlap");
     }
     const metaBytes = readAt(file, metaStart, metaLength);
-    if (checksum(metaBytes) !== metaSum) fail("file records checksum");
+    if (sectionChecksum(metaBytes) !== metaSum) fail("file records checksum");
     let meta: unknown;
     try {
       meta = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(metaBytes));
@@ -219,7 +217,7 @@ export class StoredShard implements PostingSource {
       fail("unreadable file records");
     }
     const cols = readAt(file, colStart, colLength);
-    if (checksum(cols) !== colSum) fail("file records checksum");
+    if (sectionChecksum(cols) !== colSum) fail("file records checksum");
     const checked = checkMeta(meta, cols, toc);
     for (let d = 0; d < toc.docs; d++) {
       const f = this.docFile[d];
@@ -256,10 +254,11 @@ export class StoredShard implements PostingSource {
 
   #find(tri: number): number {
     let lo = 0;
-    let hi = this.#tris.length - 1;
+    const table = this.#table;
+    let hi = this.#tris - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const t = this.#tris[mid];
+      const t = table[mid * 4];
       if (t === tri) return mid;
       if (t < tri) lo = mid + 1;
       else hi = mid - 1;
@@ -269,7 +268,7 @@ export class StoredShard implements PostingSource {
 
   count(tri: number): number {
     const i = this.#find(tri);
-    return i < 0 ? 0 : this.#counts[i];
+    return i < 0 ? 0 : this.#table[i * 4 + 2];
   }
 
   /** The list of `tri`, read from disk and checked; throws ShardError when it fails a check. */
@@ -277,11 +276,12 @@ export class StoredShard implements PostingSource {
     const i = this.#find(tri);
     if (i < 0) return new Int32Array(0);
     if (this.#file === null) fail("the shard is closed");
-    const start = this.#offs[i];
-    const length = this.#offs[i + 1] - start;
+    const start = this.#table[i * 4 + 1];
+    const end = i + 1 < this.#tris ? this.#table[i * 4 + 5] : this.#table[this.#tris * 4];
+    const length = end - start;
     const bytes = readAt(this.#file, start, length);
-    if (checksum(bytes, tri) !== this.#sums[i]) fail("posting list checksum");
-    const count = this.#counts[i];
+    if (checksum(bytes, tri) !== this.#table[i * 4 + 3]) fail("posting list checksum");
+    const count = this.#table[i * 4 + 2];
     const out = new Int32Array(count);
     let doc = -1;
     let k = 0;
@@ -316,7 +316,9 @@ export class StoredShard implements PostingSource {
 
   /** Trigrams of this shard, ascending (compaction and tests). */
   get trigrams(): Int32Array {
-    return this.#tris;
+    const out = new Int32Array(this.#tris);
+    for (let i = 0; i < out.length; i++) out[i] = this.#table[i * 4];
+    return out;
   }
 
   close(): void {
