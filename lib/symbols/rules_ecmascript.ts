@@ -65,6 +65,62 @@ function member(kind: "method" | "field", inner: "body" | "value" | null = null)
   };
 }
 
+/**
+ * `exports.send = function (...) {}`, `req.accepts = () => {}`, `View.prototype.render =
+ * function () {}`, `module.exports = class {}`: a function or class assigned to a property is a
+ * definition of the property's name (as ctags has it), a method of `View` when it is assigned to
+ * `View.prototype.name`; the object it is assigned to is its container (none for `exports`,
+ * `module.exports` and `this`). A plain name assigned (`handler = function () {}`) counts too.
+ */
+function assignment(n: Node): Step[] | null {
+  const left = field(n, "left");
+  const right = field(n, "right");
+  if (left === null || right === null) return null;
+  const isFunction = FUNCTION_VALUES.has(right.type);
+  if (!isFunction && right.type !== "class") return null;
+  // `module.exports = function renderFile() {}`: the function's own name (its rule).
+  if (field(right, "name") !== null) return null;
+  let name: Node | null = null;
+  let container: string | undefined;
+  let kind: "function" | "method" | "class" = isFunction ? "function" : "class";
+  if (left.type === "identifier") name = left;
+  else if (left.type === "member_expression") {
+    name = field(left, "property");
+    if (name === null || name.type !== "property_identifier") return null;
+    const object = field(left, "object");
+    const target = object?.text ?? "";
+    const prototype = /^([A-Za-z_$][\w$]*)\.prototype$/.exec(target);
+    if (prototype !== null) {
+      container = prototype[1];
+      if (isFunction) kind = "method";
+    } else if (/^[A-Za-z_$][\w$.]*$/.test(target) && target.length <= 200) {
+      if (target !== "exports" && target !== "module.exports" && target !== "this") {
+        container = target;
+      }
+    }
+  }
+  if (name === null) return null;
+  const body = isFunction ? right : field(right, "body");
+  return def(kind, name, n, {
+    bodies: [body],
+    scope: isFunction ? "function" : "type",
+    ...(container === undefined ? {} : { container }),
+  });
+}
+
+/**
+ * `{ destroy: function (req, res) {}, show: (id) => {} }`: an anonymous function held by an object
+ * literal's key is a method of that object (ctags' reading); the container is the walk's.
+ */
+function pair(n: Node): Step[] | null {
+  const key = field(n, "key");
+  const value = field(n, "value");
+  if (key === null || value === null || !FUNCTION_VALUES.has(value.type)) return null;
+  if (key.type !== "property_identifier") return null;
+  if (field(value, "name") !== null) return null; // `get: function getRouter() {}`: its own name
+  return def("method", key, n, { bodies: [value], scope: "function" });
+}
+
 function namespace(kind: "namespace" | "module") {
   return (n: Node): Step[] => {
     const name = field(n, "name");
@@ -97,6 +153,8 @@ export const JS_RULES: Rules = {
     return def("field", name, n, value === null ? {} : { bodies: [value], scope: "function" });
   },
   class_body: into,
+  assignment_expression: assignment,
+  pair,
 };
 
 export const TS_RULES: Rules = {
