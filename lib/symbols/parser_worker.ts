@@ -11,7 +11,7 @@ import { workspaceFor } from "../workspace/worker_workspaces.ts";
 import { readFullySync } from "../workspace/workspace.ts";
 import { cutLine } from "../read/long_lines.ts";
 import { extractSymbols } from "./extract.ts";
-import { type LanguageId, languageOf } from "./languages.ts";
+import { headerLanguage, languageById, type LanguageId, languageOf } from "./languages.ts";
 import { definitionSites, findOccurrences } from "./occurrences.ts";
 import {
   IDENTIFIER_TYPES,
@@ -24,6 +24,7 @@ import { functionBodies, withoutBodies } from "./skip_bodies.ts";
 import { mayDefine, mayDefineAnywhere } from "../c_source/definition_sites.ts";
 import { blankAttributeMacros } from "./c_heads.ts";
 import { repairTypeScript } from "./ts_repairs.ts";
+import { blankConditionals } from "./cpp_directives.ts";
 import {
   FILTER_FROM_SYMBOLS,
   type FromParser,
@@ -119,8 +120,9 @@ async function handle(message: ParseRequest): Promise<void> {
 }
 
 async function parseFile(ws: Workspace, path: string, message: ParseRequest): Promise<ParsedFile> {
-  const language = languageOf(path);
-  if (language === null) return { path, ok: false, reason: "unreadable" };
+  const named = languageOf(path);
+  if (named === null) return { path, ok: false, reason: "unreadable" };
+  let language = named;
   let bytes: Uint8Array;
   let size: number;
   let mtimeMs: number;
@@ -139,6 +141,9 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   }
   if (bytes.indexOf(0) >= 0) return { path, ok: false, reason: "binary", size };
   const source = utf8.decode(bytes);
+  const cppHeader = language.id === "c" && path.toLowerCase().endsWith(".h") &&
+    headerLanguage(source) === "cpp";
+  if (cppHeader) language = languageById("cpp");
   const cFamily = language.id === "c" || language.id === "cpp";
   let text = source;
   let bodiesSkipped = false;
@@ -182,8 +187,8 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
     return { path, ok: false, reason: "heap", size };
   }
   if (tree === null) return { path, ok: false, reason: "unreadable" };
-  if (language.id === "typescript" && tree.rootNode.hasError) {
-    const repaired = repairTypeScript(text);
+  if (tree.rootNode.hasError) {
+    const repaired = repairFor(language.id, text);
     if (repaired !== null) {
       let second: ReturnType<Parser["parse"]>;
       try {
@@ -219,6 +224,7 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
       symbols,
       partial: root.hasError,
       bodiesSkipped,
+      ...(cppHeader ? { language: "cpp" as const } : {}),
     };
     if (filtered) result.filtered = true;
     const wanted = message.references;
@@ -237,6 +243,16 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * The text rewritten for a second parse of a file whose tree has errors, for the forms the
+ * pinned grammar cannot parse (ts_repairs.ts, cpp_directives.ts), or null.
+ */
+function repairFor(language: LanguageId, text: string): string | null {
+  if (language === "typescript") return repairTypeScript(text);
+  if (language === "cpp") return blankConditionals(text);
+  return null;
 }
 
 /** Syntax errors in a tree: its ERROR nodes and the nodes the parser had to invent. */

@@ -126,7 +126,13 @@ function functionDefinition(node: Node, at: At, cpp: boolean): Step[] {
   if (name === null) return [];
   const { nameNode, container } = splitQualified(name);
   const method = cpp && (at.scope === "type" || container !== undefined);
-  return def(method ? "method" : "function", nameNode, node, container ? { container } : {});
+  // C++: classes, structs and enums declared in a function body (a test's local fixture) are
+  // its children; C bodies hold none the tools report (and are skipped for speed).
+  const bodies = cpp ? { bodies: [field(node, "body")], scope: "function" as const } : {};
+  return def(method ? "method" : "function", nameNode, node, {
+    ...bodies,
+    ...(container ? { container } : {}),
+  });
 }
 
 /**

@@ -117,7 +117,12 @@ export class SymbolService {
         }
         const hit = this.cache.get(cacheKey(ws, path), info.size, info.mtimeMs);
         if (hit !== undefined && (!hit.bodiesSkipped || options.definitionsOnly === true)) {
-          take(path, { ok: true, symbols: hit.symbols, partial: hit.partial });
+          take(path, {
+            ok: true,
+            symbols: hit.symbols,
+            partial: hit.partial,
+            ...(hit.language === undefined ? {} : { language: hit.language }),
+          });
           done++;
           continue;
         }
@@ -191,12 +196,14 @@ export class SymbolService {
     if (file.pruned === true) return { ok: true, symbols: [], partial: false };
     if (file.filtered === true) return { ok: true, symbols: file.symbols, partial: file.partial };
     const key = cacheKey(ws, file.path);
+    const language = file.language === undefined ? {} : { language: file.language };
     this.cache.set(key, file.size, file.mtimeMs, {
       symbols: file.symbols,
       partial: file.partial,
       bodiesSkipped: file.bodiesSkipped,
+      ...language,
     });
-    return { ok: true, symbols: file.symbols, partial: file.partial };
+    return { ok: true, symbols: file.symbols, partial: file.partial, ...language };
   }
 }
 

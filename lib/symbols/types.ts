@@ -45,4 +45,6 @@ export interface Occurrence {
 export interface FileSymbols {
   symbols: CodeSymbol[];
   partial: boolean;
+  /** Set when the file was parsed in another language than its name says (a C++ `.h`). */
+  language?: "cpp";
 }

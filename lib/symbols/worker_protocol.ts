@@ -47,6 +47,8 @@ export type ParsedFile =
     partial: boolean;
     /** Function bodies were cut out: `partial` covers only what was parsed. */
     bodiesSkipped: boolean;
+    /** A `.h` file whose text is C++ was parsed as C++ (headerLanguage). */
+    language?: "cpp";
     /**
      * Not parsed: every hit of the name is inside a function body or surely a use, so the file
      * defines nothing of that name (`symbols` is empty; not the file's symbols, never cached).

@@ -113,7 +113,7 @@ async function run(input: OutlineInput, ctx: ToolContext): Promise<ToolResult> {
   if (outcome.partial) {
     lines.push("[partial: the file has syntax errors; symbols near them may be missing]");
   }
-  const language = languageOf(rel)!.name;
+  const language = outcome.language === "cpp" ? "C++" : languageOf(rel)!.name;
   const structured: Record<string, unknown> = {
     path: rel,
     language,
