@@ -5,8 +5,8 @@
  *
  *   deno run --allow-read --allow-write --allow-run --allow-env bench/fuzz.ts --seed 7 --calls 5000
  *
- * `--all-tools` includes the TypeScript language-service tools (left out by default while
- * `diagnostics` without a path hangs on the fuzz fixture).
+ * Every tool is called, the TypeScript language-service tools too; `--no-semantic` leaves those
+ * out (to compare a run without the semantic worker).
  */
 import { fuzzRun, SEMANTIC_TOOLS } from "../tests/e2e/fuzz_run.ts";
 import { loadAverage } from "./client.ts";
@@ -20,7 +20,7 @@ const figures = await fuzzRun({
   calls,
   concurrency: numFlag("--concurrency", 6),
   rssBoundMiB: numFlag("--rss-bound-mib", 1024),
-  skipTools: Deno.args.includes("--all-tools") ? [] : SEMANTIC_TOOLS,
+  skipTools: Deno.args.includes("--no-semantic") ? SEMANTIC_TOOLS : [],
 });
 console.log(`load average at start ${load}`);
 console.log(JSON.stringify(figures, null, 2));

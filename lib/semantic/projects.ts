@@ -8,7 +8,7 @@
  * root's own files (deno_config.ts).
  */
 import type ts from "typescript";
-import { isScriptPath } from "./positions.ts";
+import { isMinifiedScript, isScriptPath } from "./positions.ts";
 import type { TypeFiles } from "./type_files.ts";
 import { DenoConfigReader } from "./deno_config.ts";
 
@@ -358,12 +358,20 @@ export class ProjectSet {
     return project;
   }
 
-  /** Every served TS/JS file under the root that no config claims (absolute paths). */
+  /** True when no config claims `rel` (a served TS/JS file): the default project's business. */
+  unclaimed(rel: string): boolean {
+    return this.#claim(rel, this.#files.absOf(rel)) === null;
+  }
+
+  /**
+   * Every served TS/JS file under the root that no config claims (absolute paths), but minified
+   * ones (isMinifiedScript).
+   */
   defaultFiles(): string[] {
     if (this.#defaultFiles !== null) return this.#defaultFiles;
     const out: string[] = [];
     for (const entry of this.#files.ws.walk("")) {
-      if (entry.isDir || !isScriptPath(entry.rel)) continue;
+      if (entry.isDir || !isScriptPath(entry.rel) || isMinifiedScript(entry.rel)) continue;
       const path = this.#files.absOf(entry.rel);
       if (this.#claim(entry.rel, path) === null) out.push(path);
     }

@@ -61,12 +61,25 @@ export type Answer =
   | { kind: "definition"; definitions: Definition[] }
   | { kind: "references"; references: Reference[] }
   | { kind: "rename"; files: RenameFile[] }
-  | { kind: "diagnostics"; diagnostics: Diagnostic[]; files: number };
+  | {
+    kind: "diagnostics";
+    diagnostics: Diagnostic[];
+    /** Files checked. */
+    files: number;
+    /** TS/JS files in the scope (more than `files` when stopped). */
+    total: number;
+    /** Minified files in the scope that no tsconfig claims: not checked. */
+    leftOut: number;
+    /** Why the check stopped before every file was checked (a sentence), when it did. */
+    stopped?: string;
+  };
 
 export interface WorkerSettings {
   ws: WorkspaceOptions;
   /** Files over this many bytes are left out of programs. */
   maxBytes: number;
+  /** Diagnostics stop between files once they have run this long (a partial answer). */
+  budgetMs: number;
 }
 
 export type ToSemantic =
@@ -78,6 +91,12 @@ export type ToSemantic =
 export type FromSemantic =
   | { t: "ready" }
   | { t: "progress"; id: number; done: number; message: string }
+  /** TypeScript is loaded and the question's work begins (its time bound starts). */
+  | { t: "begun"; id: number }
+  /** The files a diagnostics request will check, and the minified ones it leaves out. */
+  | { t: "scope"; id: number; total: number; leftOut: number }
+  /** One file of a diagnostics request checked, with its diagnostics. */
+  | { t: "checked"; id: number; path: string; diagnostics: Diagnostic[] }
   | { t: "answer"; id: number; answer: Answer }
   /** Something the model must fix or know (ToolError text). */
   | { t: "refused"; id: number; message: string }

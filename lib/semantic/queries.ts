@@ -7,7 +7,14 @@
  */
 import type ts from "typescript";
 import { cutLine } from "../read/long_lines.ts";
-import { isScriptPath, lineColumn, lineStarts, lineText, locate } from "./positions.ts";
+import {
+  isMinifiedScript,
+  isScriptPath,
+  lineColumn,
+  lineStarts,
+  lineText,
+  locate,
+} from "./positions.ts";
 import type {
   Definition,
   Diagnostic,
@@ -17,6 +24,7 @@ import type {
   RenameFile,
 } from "./protocol.ts";
 import type { Project, ProjectSet } from "./projects.ts";
+import { byDiagnostic, byPlace } from "./diagnostic_order.ts";
 import type { TypeFiles } from "./type_files.ts";
 
 type TS = typeof ts;
@@ -66,6 +74,12 @@ export class SemanticQueries {
   #at(at: FilePosition): { project: Project; path: string; offset: number } {
     if (!isScriptPath(at.path)) {
       throw new Refusal(`"${at.path}" is not a TypeScript or JavaScript file`);
+    }
+    if (isMinifiedScript(at.path) && this.#projects.unclaimed(at.path)) {
+      throw new Refusal(
+        `"${at.path}" is a minified file, which the type-aware tools leave out when no tsconfig ` +
+          `includes it; use grep or read_file on it`,
+      );
     }
     const path = this.#files.absOf(at.path);
     const lines = this.#linesOf(path);
@@ -240,60 +254,90 @@ export class SemanticQueries {
 
   /**
    * Syntactic and semantic diagnostics of the served TS/JS files under `rel` (a file or a
-   * folder), each from its own project; `progress` hears the files done.
+   * folder), each from its own project; minified files no config claims are left out (counted).
+   * `checked` hears each file done with its diagnostics (the service keeps them, for a partial
+   * answer if the worker must be stopped); the check stops between files once `budgetMs` has
+   * passed, with a sentence saying so.
    */
   diagnostics(
     rel: string,
-    progress: (done: number) => void,
-  ): { list: Diagnostic[]; files: number } {
+    options: {
+      budgetMs: number;
+      scope: (total: number, leftOut: number) => void;
+      checked: (path: string, list: Diagnostic[]) => void;
+    },
+  ): {
+    list: Diagnostic[];
+    files: number;
+    total: number;
+    leftOut: number;
+    stopped?: string;
+  } {
+    const started = performance.now();
     const targets: string[] = [];
+    let leftOut = 0;
     for (const entry of this.#files.ws.walk(rel)) {
-      if (!entry.isDir && isScriptPath(entry.rel)) targets.push(entry.rel);
+      if (entry.isDir || !isScriptPath(entry.rel)) continue;
+      if (isMinifiedScript(entry.rel) && this.#projects.unclaimed(entry.rel)) leftOut++;
+      else targets.push(entry.rel);
     }
+    options.scope(targets.length, leftOut);
+    const out: Diagnostic[] = [];
+    let done = 0;
+    let stopped: string | undefined;
+    for (const target of targets) {
+      if (done > 0 && performance.now() - started > options.budgetMs) {
+        stopped = stoppedSentence(options.budgetMs, done, targets.length);
+        break;
+      }
+      const found = this.#fileDiagnostics(target);
+      out.push(...found);
+      options.checked(target, found);
+      done++;
+    }
+    out.sort(byDiagnostic);
+    const answer = { list: out, files: done, total: targets.length, leftOut };
+    return stopped === undefined ? answer : { ...answer, stopped };
+  }
+
+  #fileDiagnostics(target: string): Diagnostic[] {
     const out: Diagnostic[] = [];
     const categories = this.#ts.DiagnosticCategory;
-    let done = 0;
-    for (const target of targets) {
-      const path = this.#files.absOf(target);
-      let project = this.#projects.projectFor(target);
-      if (!project.has(path)) {
-        this.#reset();
-        project = this.#projects.projectFor(target);
-      }
-      const found = [
-        ...project.service.getSyntacticDiagnostics(path),
-        ...project.service.getSemanticDiagnostics(path),
-      ];
-      for (const d of found) {
-        const file = d.file?.fileName ?? path;
-        const fileRel = this.#files.relOf(file);
-        if (fileRel === null || !this.#files.isServed(fileRel)) continue;
-        const place = this.#place(file, d.start ?? 0);
-        out.push({
-          path: fileRel,
-          line: place?.line ?? 1,
-          column: place?.column ?? 1,
-          code: d.code,
-          category: categories[d.category].toLowerCase(),
-          message: this.#ts.flattenDiagnosticMessageText(d.messageText, "\n"),
-        });
-      }
-      progress(++done);
+    const path = this.#files.absOf(target);
+    let project = this.#projects.projectFor(target);
+    if (!project.has(path)) {
+      this.#reset();
+      project = this.#projects.projectFor(target);
     }
-    out.sort((a, b) => byPlace(a, b) || a.code - b.code);
-    return { list: out, files: targets.length };
+    const found = [
+      ...project.service.getSyntacticDiagnostics(path),
+      ...project.service.getSemanticDiagnostics(path),
+    ];
+    for (const d of found) {
+      const file = d.file?.fileName ?? path;
+      const fileRel = this.#files.relOf(file);
+      if (fileRel === null || !this.#files.isServed(fileRel)) continue;
+      const place = this.#place(file, d.start ?? 0);
+      out.push({
+        path: fileRel,
+        line: place?.line ?? 1,
+        column: place?.column ?? 1,
+        code: d.code,
+        category: categories[d.category].toLowerCase(),
+        message: this.#ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+      });
+    }
+    return out;
   }
+}
+
+/** Why a diagnostics answer holds only part of its scope (the tool's text and structure). */
+export function stoppedSentence(budgetMs: number, done: number, total: number): string {
+  return `Stopped after ${Math.round(budgetMs / 1000)} s with ${done} of ${total} files checked; ` +
+    `name a narrower path (a folder or one file) for the rest`;
 }
 
 /** Contextual keywords (`type`, `as`, `of`, `async`...) are valid identifiers. */
 function isContextual(kind: ts.SyntaxKind, k: typeof ts.SyntaxKind): boolean {
   return kind > k.LastFutureReservedWord && kind <= k.LastKeyword;
-}
-
-function byPlace(
-  a: { path: string; line: number; column: number },
-  b: { path: string; line: number; column: number },
-): number {
-  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
-  return a.line - b.line || a.column - b.column;
 }

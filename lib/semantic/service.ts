@@ -3,10 +3,19 @@
  * service (worker.ts), started on the first question, told of every file the server writes, and
  * ended once it has been idle for `idleMs` (5 minutes by default) so that its memory is returned.
  * The main thread never parses: while a program builds, pings and other tools are answered.
+ *
+ * Questions wait here, in arrival order, and go to the worker one at a time, so that a worker
+ * that must be stopped takes only its current question with it. Every question has a time bound:
+ * diagnostics stop between files once `budgetMs` has passed (a partial answer); a question still
+ * unanswered `GRACE_MS` after that (TypeScript inside one long step: binding a huge generated
+ * file cannot be interrupted), or cancelled and not stopped within `GRACE_MS`, has its worker
+ * terminated: the next question starts a fresh one. A stopped diagnostics question is answered
+ * with the files checked so far, and a sentence saying so.
  */
 import { log } from "../log.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import type { Answer, FromSemantic, Query, ToSemantic } from "./protocol.ts";
+import type { Answer, Diagnostic, FromSemantic, Query, ToSemantic } from "./protocol.ts";
+import { byDiagnostic } from "./diagnostic_order.ts";
 
 export type { Answer, Query };
 
@@ -15,6 +24,8 @@ export interface SemanticOptions {
   idleMs?: number;
   /** Files over this many bytes are left out of programs (the server's --max-read-bytes). */
   maxBytes?: number;
+  /** The time bound of one question (default 20 s); see the module comment. */
+  budgetMs?: number;
 }
 
 export interface AskOptions {
@@ -30,28 +41,48 @@ export class SemanticRefusal extends Error {
   }
 }
 
-interface Pending {
+/** One question, waiting or with the worker. */
+interface Asked {
+  id: number;
+  query: Query;
   resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
   progress?: (done: number, message: string) => void;
+  /** Files a diagnostics question has checked so far, with their diagnostics. */
+  checked: Diagnostic[];
+  files: number;
+  /** The scope of a diagnostics question, once the worker has walked it. */
+  total: number;
+  leftOut: number;
+  /** Cancelled while with the worker: its answer is dropped. */
+  cancelled: boolean;
+  timers: number[];
 }
 
 const DEFAULT_IDLE_MS = 5 * 60 * 1000;
+const DEFAULT_BUDGET_MS = 20_000;
+/** How long a worker may take to stop on its own (past the budget, or after a cancellation). */
+export const GRACE_MS = 1500;
 
 export class SemanticService {
   readonly #idleMs: number;
   readonly #maxBytes: number;
+  readonly #budgetMs: number;
   #worker: Worker | null = null;
   #root: string | null = null;
   #cancel: Int32Array | null = null;
   #next = 1;
-  readonly #pending = new Map<number, Pending>();
+  /** Questions waiting for the worker, in arrival order. */
+  #waiting: Array<{ ws: Workspace; asked: Asked }> = [];
+  /** The question the worker has. */
+  #current: Asked | null = null;
   #idleTimer: number | null = null;
   #started = 0;
 
   constructor(options: SemanticOptions = {}) {
     this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.#maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+    this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
   }
 
   /** True while the worker runs (tests: it ends when idle). */
@@ -67,21 +98,11 @@ export class SemanticService {
   /** Asks the worker (started now if need be); rejects with SemanticRefusal for the model. */
   ask(ws: Workspace, query: Query, options: AskOptions): Promise<Answer> {
     options.signal.throwIfAborted();
-    const worker = this.#ensure(ws);
     this.#clearIdle();
-    const id = this.#next++;
     return new Promise<Answer>((resolve, reject) => {
-      const onAbort = () => {
-        // The worker stops at its next cancellation check; the answer is dropped.
-        if (this.#cancel !== null) Atomics.store(this.#cancel, 0, id);
-        reject(options.signal.reason);
-      };
-      options.signal.addEventListener("abort", onAbort, { once: true });
-      const done = () => {
-        options.signal.removeEventListener("abort", onAbort);
-        this.#armIdle();
-      };
-      this.#pending.set(id, {
+      const asked: Asked = {
+        id: this.#next++,
+        query,
         resolve: (answer) => {
           done();
           resolve(answer);
@@ -91,8 +112,21 @@ export class SemanticService {
           reject(error);
         },
         progress: options.progress,
-      });
-      this.#post(worker, { t: "ask", id, query });
+        checked: [],
+        files: 0,
+        total: 0,
+        leftOut: 0,
+        cancelled: false,
+        timers: [],
+      };
+      const onAbort = () => this.#abort(asked, options.signal.reason);
+      const done = () => {
+        options.signal.removeEventListener("abort", onAbort);
+        for (const timer of asked.timers) clearTimeout(timer);
+      };
+      options.signal.addEventListener("abort", onAbort, { once: true });
+      this.#waiting.push({ ws, asked });
+      this.#dispatch();
     });
   }
 
@@ -106,7 +140,88 @@ export class SemanticService {
   /** Ends the worker; pending questions fail. Idempotent. */
   stop(): void {
     this.#clearIdle();
+    const error = new Error("The semantic worker was stopped");
+    for (const { asked } of this.#waiting.splice(0)) asked.reject(error);
     this.#end("The semantic worker was stopped");
+  }
+
+  /** Gives the oldest waiting question to the worker, if it has none. */
+  #dispatch(): void {
+    if (this.#current !== null) return;
+    const next = this.#waiting.shift();
+    if (next === undefined) {
+      this.#armIdle();
+      return;
+    }
+    const worker = this.#ensure(next.ws);
+    const asked = next.asked;
+    this.#current = asked;
+    this.#post(worker, { t: "ask", id: asked.id, query: asked.query });
+  }
+
+  /** The worker began the question (TypeScript is loaded): its time bound starts. */
+  #begun(asked: Asked): void {
+    const timer = setTimeout(() => this.#overrun(asked), this.#budgetMs + GRACE_MS);
+    Deno.unrefTimer(timer);
+    asked.timers.push(timer as unknown as number);
+  }
+
+  /** A cancellation: a waiting question leaves; the worker's is stopped, by force if need be. */
+  #abort(asked: Asked, reason: unknown): void {
+    const at = this.#waiting.findIndex((w) => w.asked === asked);
+    if (at >= 0) this.#waiting.splice(at, 1);
+    else if (this.#current === asked) {
+      // The worker stops at its next cancellation check; one that does not is terminated.
+      asked.cancelled = true;
+      if (this.#cancel !== null) Atomics.store(this.#cancel, 0, asked.id);
+      const timer = setTimeout(() => {
+        if (this.#current === asked) this.#restart("cancelled");
+      }, GRACE_MS);
+      Deno.unrefTimer(timer);
+    }
+    asked.reject(reason instanceof Error ? reason : new Error(String(reason)));
+  }
+
+  /** The worker's question ran past its bound: the worker is terminated. */
+  #overrun(asked: Asked): void {
+    if (this.#current !== asked) return;
+    const seconds = Math.round(this.#budgetMs / 1000);
+    if (asked.query.kind === "diagnostics") {
+      asked.checked.sort(byDiagnostic);
+      asked.resolve({
+        kind: "diagnostics",
+        diagnostics: asked.checked,
+        files: asked.files,
+        total: Math.max(asked.total, asked.files + 1),
+        leftOut: asked.leftOut,
+        stopped:
+          `Stopped after ${seconds} s with ${asked.files} of ${
+            Math.max(asked.total, asked.files + 1)
+          } files checked: TypeScript ` +
+          `was still building or checking a project (a very large or generated file in it ` +
+          `can take minutes); name a narrower path, or leave such files out with tsconfig`,
+      });
+    } else {
+      asked.reject(
+        new SemanticRefusal(
+          `TypeScript gave no answer within ${seconds} s: building this file's project takes ` +
+            `longer (a very large or generated file in it can take minutes); leave such files ` +
+            `out with tsconfig, or use grep and find_symbol instead`,
+        ),
+      );
+    }
+    this.#restart("overrun");
+  }
+
+  /** Terminates the worker that holds the current question; the next question gets a new one. */
+  #restart(why: string): void {
+    log.debug(`semantic worker terminated (${why}); the next question starts a new one`);
+    this.#current = null;
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.#root = null;
+    this.#cancel = null;
+    this.#dispatch();
   }
 
   #ensure(ws: Workspace): Worker {
@@ -120,10 +235,11 @@ export class SemanticService {
       event.preventDefault();
       log.warn(`The semantic worker failed (${event.message}); it restarts on the next call`);
       this.#end(`The semantic worker failed: ${event.message}`);
+      this.#dispatch();
     };
     this.#post(worker, {
       t: "open",
-      settings: { ws: ws.options, maxBytes: this.#maxBytes },
+      settings: { ws: ws.options, maxBytes: this.#maxBytes, budgetMs: this.#budgetMs },
       cancel: buffer,
     });
     this.#worker = worker;
@@ -138,17 +254,32 @@ export class SemanticService {
       log[message.level](message.message);
       return;
     }
-    const pending = this.#pending.get(message.id);
-    if (pending === undefined) return;
+    const asked = this.#current;
+    if (asked === null || asked.id !== message.id) return;
     if (message.t === "progress") {
-      pending.progress?.(message.done, message.message);
+      if (!asked.cancelled) asked.progress?.(message.done, message.message);
       return;
     }
-    this.#pending.delete(message.id);
-    if (message.t === "answer") pending.resolve(message.answer);
-    else if (message.t === "refused") pending.reject(new SemanticRefusal(message.message));
-    else if (message.t === "cancelled") pending.reject(new Error("The request was cancelled"));
-    else pending.reject(new Error(`The semantic worker failed: ${message.message}`));
+    if (message.t === "begun") {
+      this.#begun(asked);
+      return;
+    }
+    if (message.t === "scope") {
+      asked.total = message.total;
+      asked.leftOut = message.leftOut;
+      return;
+    }
+    if (message.t === "checked") {
+      asked.checked.push(...message.diagnostics);
+      asked.files++;
+      return;
+    }
+    this.#current = null;
+    if (message.t === "answer") asked.resolve(message.answer);
+    else if (message.t === "refused") asked.reject(new SemanticRefusal(message.message));
+    else if (message.t === "cancelled") asked.reject(new Error("The request was cancelled"));
+    else asked.reject(new Error(`The semantic worker failed: ${message.message}`));
+    this.#dispatch();
   }
 
   #post(worker: Worker, message: ToSemantic): void {
@@ -156,11 +287,11 @@ export class SemanticService {
   }
 
   #armIdle(): void {
-    if (this.#pending.size > 0 || this.#worker === null) return;
+    if (this.#current !== null || this.#waiting.length > 0 || this.#worker === null) return;
     this.#clearIdle();
     const timer = setTimeout(() => {
       this.#idleTimer = null;
-      if (this.#pending.size === 0) this.#end("idle");
+      if (this.#current === null && this.#waiting.length === 0) this.#end("idle");
     }, this.#idleMs);
     Deno.unrefTimer(timer);
     this.#idleTimer = timer as unknown as number;
@@ -171,13 +302,14 @@ export class SemanticService {
     this.#idleTimer = null;
   }
 
+  /** Ends the worker; its current question fails with `reason`. */
   #end(reason: string): void {
     this.#worker?.terminate();
     this.#worker = null;
     this.#root = null;
     this.#cancel = null;
-    const error = new Error(reason);
-    for (const pending of this.#pending.values()) pending.reject(error);
-    this.#pending.clear();
+    const current = this.#current;
+    this.#current = null;
+    current?.reject(new Error(reason));
   }
 }

@@ -36,9 +36,11 @@ class SemanticWorld {
   #watcher: Deno.FsWatcher | null = null;
   #progressAt = 0;
   #read = 0;
+  readonly #budgetMs: number;
 
   constructor(tsModule: TS, settings: WorkerSettings, cancel: SharedArrayBuffer) {
     const ws = Workspace.openSync(settings.ws);
+    this.#budgetMs = settings.budgetMs;
     const libDir = tsModule.getDefaultLibFilePath({}).replace(/\/[^/]*$/, "");
     this.#files = new TypeFiles(ws, libDir, settings.maxBytes);
     this.#flag = new Int32Array(cancel);
@@ -124,11 +126,24 @@ class SemanticWorld {
       case "rename":
         return { kind: "rename", files: this.#queries.rename(query.at, query.newName) };
       case "diagnostics": {
-        const { list, files } = this.#queries.diagnostics(
-          query.path,
-          (done) => this.#progress(this.#read + done, "files read or checked"),
-        );
-        return { kind: "diagnostics", diagnostics: list, files };
+        let done = 0;
+        const found = this.#queries.diagnostics(query.path, {
+          budgetMs: this.#budgetMs,
+          scope: (total, leftOut) => post({ t: "scope", id, total, leftOut }),
+          checked: (path, list) => {
+            post({ t: "checked", id, path, diagnostics: list });
+            this.#progress(this.#read + ++done, "files read or checked");
+          },
+        });
+        const answer: Answer = {
+          kind: "diagnostics",
+          diagnostics: found.list,
+          files: found.files,
+          total: found.total,
+          leftOut: found.leftOut,
+        };
+        if (found.stopped !== undefined) answer.stopped = found.stopped;
+        return answer;
       }
     }
   }
@@ -167,6 +182,7 @@ async function handle(message: ToSemantic): Promise<void> {
     }
     // Let watcher events already queued arrive first.
     await new Promise((resolve) => setTimeout(resolve, 0));
+    post({ t: "begun", id });
     post({ t: "answer", id, answer: world.answer(id, message.query) });
   } catch (error) {
     if (error instanceof Refusal) post({ t: "refused", id, message: error.message });

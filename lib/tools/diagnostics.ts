@@ -32,25 +32,27 @@ const outputSchema = {
       items: {
         type: "object",
         properties: {
-          path: { type: "string", description: "Workspace-relative path" },
+          path: { type: "string", description: "Relative path" },
           line: { type: "integer", description: "Line (1-based)" },
           column: { type: "integer", description: "Column (1-based, UTF-16)" },
-          code: { type: "integer", description: "TypeScript's code (2322 for TS2322)" },
+          code: { type: "integer", description: "2322 for TS2322" },
           category: {
             type: "string",
             enum: ["error", "warning", "suggestion", "message"],
-            description: "Category",
+            description: "Kind",
           },
-          message: { type: "string", description: "The message, lines joined with \\n" },
+          message: { type: "string", description: "Lines joined by \\n" },
         },
         required: ["path", "line", "column", "code", "category", "message"],
       },
     },
-    total: { type: "integer", description: "Diagnostics in the whole scope" },
+    total: { type: "integer", description: "In the whole scope" },
     files_checked: { type: "integer", description: "TS/JS files checked" },
-    offset: { type: "integer", description: "First diagnostic shown" },
-    next_offset: { type: "integer", description: "Next page's offset" },
-    truncated: { type: "boolean", description: "More diagnostics follow" },
+    files_left_out: { type: "integer", description: "Minified, skipped" },
+    stopped: { type: "string", description: "Why it stopped early" },
+    offset: { type: "integer", description: "First shown" },
+    next_offset: { type: "integer", description: "Next offset" },
+    truncated: { type: "boolean", description: "More follow" },
   },
   required: ["diagnostics", "total", "files_checked", "offset", "truncated"],
   additionalProperties: false,
@@ -63,8 +65,11 @@ function lineOf(d: Diagnostic): string {
 async function run(input: DiagnosticsInput, ctx: ToolContext): Promise<ToolResult> {
   const rel = resolvePath(ctx.workspace, input.path);
   const answer = await askSemantic(ctx, { kind: "diagnostics", path: rel });
-  const all = answer.kind === "diagnostics" ? answer.diagnostics : [];
-  const files = answer.kind === "diagnostics" ? answer.files : 0;
+  if (answer.kind !== "diagnostics") {
+    throw new TypeError("A diagnostics question got another answer");
+  }
+  const all = answer.diagnostics;
+  const files = answer.files;
   const offset = input.offset;
   const page = takePage(all, {
     offset,
@@ -89,12 +94,21 @@ async function run(input: DiagnosticsInput, ctx: ToolContext): Promise<ToolResul
         : `No diagnostics: ${files} TypeScript/JavaScript file${files === 1 ? "" : "s"} checked`,
     );
   }
+  if (answer.leftOut > 0) {
+    lines.push(
+      `${answer.leftOut} minified file${answer.leftOut === 1 ? "" : "s"} left out ` +
+        `(no tsconfig includes ${answer.leftOut === 1 ? "it" : "them"})`,
+    );
+  }
+  if (answer.stopped !== undefined) lines.push(answer.stopped);
   const structured: Record<string, unknown> = {
     diagnostics: page.items,
     total: all.length,
     files_checked: files,
     offset,
   };
+  if (answer.leftOut > 0) structured.files_left_out = answer.leftOut;
+  if (answer.stopped !== undefined) structured.stopped = answer.stopped;
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
   structured.truncated = page.nextOffset !== undefined;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };

@@ -41,6 +41,8 @@ export class Session {
       index?: SearchIndex;
       git?: GitTarget | null;
       semanticIdleMs?: number;
+      /** The time bound of one type-aware question (lib/semantic/service.ts; default 20 s). */
+      semanticBudgetMs?: number;
       maxReadBytes?: number;
     } = {},
   ) {
@@ -53,6 +55,7 @@ export class Session {
     // re-reads the file into the index before the next grep.
     this.semantic = new SemanticService({
       idleMs: options.semanticIdleMs,
+      budgetMs: options.semanticBudgetMs,
       maxBytes: options.maxReadBytes,
     });
     this.edits?.onWritten((file) => {
