@@ -70,7 +70,7 @@ for (const name of NAMES) {
   const msg = parseLine(a.line) as { result?: { structuredContent?: { symbols: string[] } } };
   const server = new Set(
     (msg.result?.structuredContent?.symbols ?? []).map((s) =>
-      s.replace(/-\d+: /, " ").replace(/  \(in .*\)$/, "")
+      s.replace(/-\d+: /, " ").replace(/ {2}\(in .*\)$/, "")
     ),
   );
   // A fresh service per name: no cache entry of another call.
