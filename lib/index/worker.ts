@@ -730,7 +730,13 @@ async function loadStored(s: IndexStore): Promise<void> {
   const watchedBefore = watchReady;
   passFrom = queriesIn;
   const newest = shards.delta ?? shards.base;
-  const done = await statPass(gen, idx, decodeFolders(ws!.root, newest.folders));
+  const beforeWatch = new Set<string>();
+  const done = await statPass(
+    gen,
+    idx,
+    decodeFolders(ws!.root, newest.folders),
+    watchedBefore ? {} : { beforeWatch },
+  );
   if (done === "stopped") {
     idx.close();
     reread.clear();
@@ -745,7 +751,8 @@ async function loadStored(s: IndexStore): Promise<void> {
         Math.round(took)
       } ms: ${done.how})`,
   );
-  if (!watchedBefore) confirmed = confirmPass(gen);
+  // After a folder-table pass only what it compared before the watcher was up is compared again.
+  if (!watchedBefore) confirmed = confirmPass(gen, done.fast ? beforeWatch : null);
   else passFrom = Infinity;
   if (reread.size > 0) rereadLater();
   else if (done.gone > 0) schedulePersist(PERSIST_IDLE_MS);
@@ -765,7 +772,7 @@ let confirming = false;
  * The pass again, once the watcher watches the tree: what changed between the first pass's
  * look at a file and the watcher's start is seen now; what changes later is an event.
  */
-async function confirmPass(gen: number): Promise<void> {
+async function confirmPass(gen: number, recheck: ReadonlySet<string> | null): Promise<void> {
   await watching;
   // The queries the first pass answers go first.
   for (let i = 0; i < 4; i++) await tick();
@@ -774,7 +781,12 @@ async function confirmPass(gen: number): Promise<void> {
   const started = performance.now();
   confirming = true;
   try {
-    const done = await statPass(gen, idx, { above, folders: dirs });
+    const done = await statPass(
+      gen,
+      idx,
+      { above, folders: dirs },
+      recheck === null ? {} : { recheck },
+    );
     if (done === "stopped") return;
     log.debug(
       `index confirmed once the watcher was up: ${done.stale} changed or new, ${done.gone} gone ` +
@@ -797,7 +809,8 @@ async function statPass(
   gen: number,
   idx: LayeredIndex,
   table: FolderTable | null,
-): Promise<{ stale: number; gone: number; how: string } | "stopped"> {
+  only: PassLimits = {},
+): Promise<{ stale: number; gone: number; how: string; fast: boolean } | "stopped"> {
   const counts = { stale: 0, gone: 0, checked: 0 };
   const compare = (e: Entry) => {
     const stored = idx.get(e.rel);
@@ -806,9 +819,9 @@ async function statPass(
     reread.add(e.rel);
     counts.stale++;
   };
-  const fast = table === null ? null : await folderPass(gen, idx, table, compare, counts);
+  const fast = table === null ? null : await folderPass(gen, idx, table, compare, counts, only);
   if (fast === "stopped") return "stopped";
-  if (fast !== null) return { stale: counts.stale, gone: counts.gone, how: fast };
+  if (fast !== null) return { stale: counts.stale, gone: counts.gone, how: fast, fast: true };
   const seen = new Set<string>();
   const walked = await walkAll(gen, Infinity, (e) => {
     seen.add(e.rel);
@@ -822,7 +835,7 @@ async function statPass(
     }
   }
   const how = table === null ? "a full walk (no folder table)" : "a full walk";
-  return { stale: counts.stale, gone: counts.gone, how };
+  return { stale: counts.stale, gone: counts.gone, how, fast: false };
 }
 
 /**
@@ -837,6 +850,7 @@ async function folderPass(
   table: FolderTable,
   compare: (e: Entry) => void,
   counts: { stale: number; gone: number; checked: number },
+  only: PassLimits,
 ): Promise<string | null | "stopped"> {
   const root = ws!.root;
   const live = idx.rels();
@@ -868,6 +882,8 @@ async function folderPass(
   if (gen !== generation) return "stopped";
   if (result === null) return null;
   const { trusted: sure, walked } = result;
+  const early = only.beforeWatch;
+  if (early !== undefined) { for (const rel of walked) early.add(rel); }
   for (let i = 0; i < live.length; i++) {
     const rel = live[i];
     if (walked.has(rel)) continue;
@@ -876,6 +892,8 @@ async function folderPass(
       counts.gone++;
       continue;
     }
+    if (only.recheck !== undefined && !only.recheck.has(rel)) continue;
+    if (early !== undefined && !watchReady) early.add(rel);
     const stored = idx.get(rel)!;
     let info: Deno.FileInfo;
     try {
@@ -905,6 +923,14 @@ async function folderPass(
 }
 
 const GONE_INFO = { isFile: false, isSymlink: false } as Deno.FileInfo;
+
+/** What a stat pass compares of the files of folders it does not read again. */
+interface PassLimits {
+  /** Only these (the files a first pass compared before the watcher was up); else all. */
+  recheck?: ReadonlySet<string>;
+  /** Filled with the files compared while the watcher was not yet up. */
+  beforeWatch?: Set<string>;
+}
 
 /** recordedWalk that ends quietly where the folder cannot be walked (gone, refused). */
 function* quietWalk(
