@@ -6,6 +6,7 @@ import { RpcError } from "../jsonrpc/errors.ts";
 import { jsonEscapedLength, mebibytes, MESSAGE_CAP_BYTES } from "../message_size.ts";
 import { echoableUri, looksLikeUri, pathToFileUri } from "../workspace/uri.ts";
 import { readFullySync, type Workspace, WorkspaceError } from "../workspace/workspace.ts";
+import { fsErrorCode } from "../workspace/fs_errors.ts";
 import { signCursor, verifyCursor, warmCursorKey } from "./cursor.ts";
 import { loadMimeLibrary, mimeTypeOrFallback } from "./mime.ts";
 import { decodeText } from "./text.ts";
@@ -93,7 +94,23 @@ class WorkspaceResources implements ResourceProvider {
     }];
   }
 
+  /**
+   * The file `uri` names, whole. A file-system failure (EACCES, EMFILE, EIO... the codes of
+   * lib/workspace/fs_errors.ts) while it is opened or read is `-32002` with that code as
+   * `data.reason`: the file was found inside the workspace, so naming why it cannot be read tells
+   * nothing of what lies outside.
+   */
   async read(uri: string, signal: AbortSignal): Promise<{ contents: ResourceContents[] }> {
+    try {
+      return await this.#read(uri, signal);
+    } catch (error) {
+      const code = fsErrorCode(error);
+      if (code === null) throw error;
+      throw RpcError.resourceNotFound(uri, code);
+    }
+  }
+
+  async #read(uri: string, signal: AbortSignal): Promise<{ contents: ResourceContents[] }> {
     const opened = await this.#open(uri);
     const { file, size } = opened;
     let contents: ResourceContents;

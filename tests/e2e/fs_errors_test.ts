@@ -99,3 +99,31 @@ Deno.test("fs errors: real ENAMETOOLONG, ELOOP, EISDIR and ENOTDIR are isError s
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("fs errors: resources/read of a real ENAMETOOLONG, ELOOP, EISDIR or ENOTDIR path is -32002, never -32603", async () => {
+  const root = await fixture();
+  const server = await ServerProcess.spawn(["--root", root, "--no-index"]);
+  try {
+    await server.send(INIT);
+    await server.read(1);
+    let id = 10;
+    for (
+      const path of [LONG, `dir/${LONG}`, `${LONG}/x.txt`, "loop-a", "loop-a/x", "f.txt/x", "dir"]
+    ) {
+      const uri = new URL(`file://${root}/${path}`).href;
+      const answer = await server.request(id++, "resources/read", { uri });
+      const error = answer.error as { code: number; message: string; data: { uri: string } };
+      assert.deepEqual([error.code, error.message, error.data.uri], [
+        -32002,
+        "Resource not found",
+        uri,
+      ], path.slice(0, 20));
+    }
+    const end = await server.close();
+    assert.equal(end.code, 0);
+    assert.doesNotMatch(end.stderr, /failed: /, "no handler failure reached the log");
+  } finally {
+    await server.kill();
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -526,3 +526,53 @@ Deno.test("resources/list: a page holds 1000 resources by default", async () => 
     await t.dispose();
   }
 });
+
+/** A Deno file-system error as the runtime throws it: its class and its errno `code`. */
+function fsError(code: string, message: string): Error {
+  return Object.assign(new Deno.errors.PermissionDenied(message), { code });
+}
+
+Deno.test("resources/read: a file-system failure while opening is -32002 with the code as reason, not an internal error", async () => {
+  const tree = await makeTree({ "a.txt": "alpha\n" });
+  try {
+    for (const code of ["EACCES", "EMFILE", "EIO", "ENFILE"]) {
+      const ws = openWorkspaceAt(tree.root);
+      ws.openFile = () => Promise.reject(fsError(code, `open '${tree.root}/a.txt'`));
+      const p = createResourceProvider(ws, defaultConfig());
+      const uri = pathToFileUri(`${tree.root}/a.txt`);
+      const error = await rpcError(p.read(uri, signal));
+      assert.deepEqual([error.code, error.message, error.data], [
+        -32002,
+        "Resource not found",
+        { uri, reason: code },
+      ]);
+    }
+  } finally {
+    await tree.dispose();
+  }
+});
+
+Deno.test("resources/read: a file-system failure while reading is -32002 with the code as reason", async () => {
+  const tree = await makeTree({ "a.txt": "alpha\n" });
+  try {
+    const ws = openWorkspaceAt(tree.root);
+    const real = ws.openFile.bind(ws);
+    ws.openFile = async (rel: string) => {
+      const opened = await real(rel);
+      opened.file.close();
+      const failing = {
+        readSync: () => {
+          throw Object.assign(new Error(`read '${opened.abs}'`), { code: "EIO" });
+        },
+        close: () => {},
+      } as unknown as Deno.FsFile;
+      return { ...opened, file: failing };
+    };
+    const p = createResourceProvider(ws, defaultConfig());
+    const uri = pathToFileUri(`${tree.root}/a.txt`);
+    const error = await rpcError(p.read(uri, signal));
+    assert.deepEqual([error.code, error.data], [-32002, { uri, reason: "EIO" }]);
+  } finally {
+    await tree.dispose();
+  }
+});
