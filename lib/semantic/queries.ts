@@ -124,13 +124,34 @@ export class SemanticQueries {
         column: place.column,
         end_line: Math.max(place.line, end?.line ?? place.line),
         kind: d.kind,
-        name: d.name,
+        name: this.#shownName(d.name),
         text: place.text,
       };
       if (external) entry.external = d.fileName.slice(d.fileName.lastIndexOf("/") + 1);
       out.push(external ? { ...entry, path: null } : entry);
     }
     return out;
+  }
+
+  /**
+   * A declaration's name as TypeScript gives it, with the absolute path of a module
+   * (`"/home/me/app/lib/application"`) made root-relative (`"lib/application"`), or its last
+   * segment when it is outside the root: answers never show where the root lives.
+   */
+  #shownName(name: string): string {
+    const quoted = /^"(\/.*)"$/.exec(name);
+    if (quoted === null) return name;
+    const rel = this.#files.relOf(quoted[1]);
+    return JSON.stringify(rel ?? quoted[1].slice(quoted[1].lastIndexOf("/") + 1));
+  }
+
+  /**
+   * A message with the root's absolute path taken out of the paths it names
+   * (`typeof import("/home/me/app/src/a")` -> `typeof import("src/a")`), and the typescript
+   * package's lib folder out of its lib files' paths.
+   */
+  #withoutRoot(text: string): string {
+    return text.replaceAll(`${this.#files.root}/`, "").replaceAll(`${this.#files.libDir}/`, "");
   }
 
   references(at: FilePosition): Reference[] {
@@ -183,12 +204,16 @@ export class SemanticQueries {
       const rel = this.#files.relOf(location.fileName);
       if (rel === null || this.#files.isLib(location.fileName)) {
         throw new Refusal(
-          `Cannot rename "${info.displayName}": it is also declared outside the workspace`,
+          `Cannot rename "${
+            this.#shownName(info.displayName)
+          }": it is also declared outside the workspace`,
         );
       }
       if (!this.#files.isServed(rel)) {
         throw new Refusal(
-          `Cannot rename "${info.displayName}": it would change "${rel}", which this session ` +
+          `Cannot rename "${
+            this.#shownName(info.displayName)
+          }": it would change "${rel}", which this session ` +
             `may not write (ignored, secret or not served); nothing was changed`,
         );
       }
@@ -324,7 +349,7 @@ export class SemanticQueries {
         column: place?.column ?? 1,
         code: d.code,
         category: categories[d.category].toLowerCase(),
-        message: this.#ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+        message: this.#withoutRoot(this.#ts.flattenDiagnosticMessageText(d.messageText, "\n")),
       });
     }
     return out;

@@ -101,7 +101,8 @@ export class Oracle {
         path: inside ? this.#rel(d.fileName) : null,
         ...this.#place(d.fileName, d.textSpan.start),
         kind: d.kind as string,
-        name: d.name,
+        // The tools never show the root's absolute path: a module's name is root-relative.
+        name: d.name.replaceAll(`"${this.root}/`, '"'),
       };
     });
   }
@@ -164,7 +165,7 @@ export class Oracle {
       ...this.#place(path, d.start ?? 0),
       code: d.code,
       category: ts.DiagnosticCategory[d.category].toLowerCase(),
-      message: ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+      message: ts.flattenDiagnosticMessageText(d.messageText, "\n").replaceAll(`${this.root}/`, ""),
     })).sort((a, b) => a.line - b.line || a.column - b.column || a.code - b.code);
   }
 }
