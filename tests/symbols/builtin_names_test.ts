@@ -4,8 +4,7 @@
  * `size_t`; the keywords `int`, `char` and JavaScript's `null` are never references.
  */
 import assert from "node:assert/strict";
-import { SymbolService } from "../../lib/symbols/service.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
+import { PARSE_OPTIONS as options, withSymbolFiles } from "./temp_tree.ts";
 
 const C = `typedef unsigned long size_t;
 static void *p = NULL;
@@ -19,27 +18,8 @@ int f(size_t n, uint32_t x) {
 const JS = "const a = null;\nexport function g(x) {\n  return x === null;\n}\n";
 const PY = "def h(x):\n    return True if x else False\n";
 
-async function withFiles(
-  files: Record<string, string>,
-  body: (ws: Workspace, service: SymbolService) => Promise<void>,
-): Promise<void> {
-  const root = await Deno.makeTempDir();
-  const service = new SymbolService({ workers: 1 });
-  try {
-    for (const [name, text] of Object.entries(files)) {
-      await Deno.writeTextFile(`${root}/${name}`, text);
-    }
-    await body(Workspace.openSync({ root, noIgnore: true, allowSecrets: false }), service);
-  } finally {
-    service.stop();
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-const options = { signal: new AbortController().signal, maxBytes: 1 << 20 };
-
 Deno.test("symbols: built-in type names and NULL/TRUE/FALSE are references in C", async () => {
-  await withFiles({ "a.c": C, "b.js": JS, "c.py": PY }, async (ws, service) => {
+  await withSymbolFiles({ "a.c": C, "b.js": JS, "c.py": PY }, async (ws, service) => {
     const refs = async (name: string, path = "a.c") => {
       const [file] = await service.references(ws, [path], { name, context: 0 }, options);
       assert.ok(file.ok);
@@ -60,7 +40,7 @@ Deno.test("symbols: built-in type names and NULL/TRUE/FALSE are references in C"
 });
 
 Deno.test("symbols: a typedef of a name the C grammar knows as built-in is a definition", async () => {
-  await withFiles({ "a.c": C }, async (ws, service) => {
+  await withSymbolFiles({ "a.c": C }, async (ws, service) => {
     const result = await service.symbols(ws, ["a.c"], options);
     const outcome = result.get("a.c");
     assert.ok(outcome?.ok);

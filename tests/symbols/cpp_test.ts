@@ -4,11 +4,10 @@
  * that the grammar cannot parse; every definition after it is still found.
  */
 import assert from "node:assert/strict";
-import { SymbolService } from "../../lib/symbols/service.ts";
 import { flattenSymbols, outlineLine } from "../../lib/symbols/outline_lines.ts";
 import { headerLanguage } from "../../lib/symbols/languages.ts";
 import { blankConditionals } from "../../lib/symbols/cpp_directives.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
+import { parseFiles } from "./temp_tree.ts";
 import type { FileOutcome } from "../../lib/symbols/service.ts";
 
 const HEADER = `#ifndef STORAGE_LEVELDB_UTIL_ARENA_H_
@@ -57,31 +56,13 @@ const TEST = `TEST_F(EnvTest, RunMany) {
 }
 `;
 
-async function outcomes(files: Record<string, string>): Promise<Map<string, FileOutcome>> {
-  const root = await Deno.makeTempDir();
-  const service = new SymbolService({ workers: 1 });
-  try {
-    for (const [name, text] of Object.entries(files)) {
-      await Deno.writeTextFile(`${root}/${name}`, text);
-    }
-    const ws = Workspace.openSync({ root, noIgnore: true, allowSecrets: false });
-    return await service.symbols(ws, Object.keys(files), {
-      signal: new AbortController().signal,
-      maxBytes: 1 << 20,
-    });
-  } finally {
-    service.stop();
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
 function lines(outcome: FileOutcome | undefined): string[] {
   assert.ok(outcome?.ok);
   return flattenSymbols(outcome.symbols).map(outlineLine);
 }
 
 Deno.test("symbols: a .h file holding C++ is parsed as C++", async () => {
-  const got = await outcomes({
+  const got = await parseFiles({
     "arena.h": HEADER,
     "plain.h": "/* class   Device class */\nint f(void);\nstruct s { int a; };\n",
   });
@@ -100,7 +81,7 @@ Deno.test("symbols: a .h file holding C++ is parsed as C++", async () => {
 });
 
 Deno.test("symbols: a conditional inside a C++ initialiser list hides no later definition", async () => {
-  const got = await outcomes({ "limiter.cc": LIMITER });
+  const got = await parseFiles({ "limiter.cc": LIMITER });
   const outcome = got.get("limiter.cc");
   assert.deepEqual(lines(outcome), [
     "1-15 class Limiter",
@@ -113,7 +94,7 @@ Deno.test("symbols: a conditional inside a C++ initialiser list hides no later d
 });
 
 Deno.test("symbols: C++ structs declared in a function body are its children", async () => {
-  const got = await outcomes({ "env_test.cc": TEST });
+  const got = await parseFiles({ "env_test.cc": TEST });
   assert.deepEqual(lines(got.get("env_test.cc")), [
     "1-8 function TEST_F",
     "  2-4 struct RunState",

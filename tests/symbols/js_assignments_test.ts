@@ -5,9 +5,8 @@
  * keep their own names; computed keys and non-function values are not definitions.
  */
 import assert from "node:assert/strict";
-import { SymbolService } from "../../lib/symbols/service.ts";
 import { flattenSymbols, outlineLine } from "../../lib/symbols/outline_lines.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
+import { parseFiles } from "./temp_tree.ts";
 import type { CodeSymbol } from "../../lib/symbols/types.ts";
 
 const SOURCE = `var req = Object.create(http.IncomingMessage.prototype);
@@ -43,23 +42,10 @@ handler = function () {};
 `;
 
 async function symbolsOf(text: string): Promise<CodeSymbol[]> {
-  const root = await Deno.makeTempDir();
-  const service = new SymbolService({ workers: 1 });
-  try {
-    await Deno.writeTextFile(`${root}/a.js`, text);
-    const ws = Workspace.openSync({ root, noIgnore: true, allowSecrets: false });
-    const result = await service.symbols(ws, ["a.js"], {
-      signal: new AbortController().signal,
-      maxBytes: 1 << 20,
-    });
-    const outcome = result.get("a.js");
-    assert.ok(outcome?.ok);
-    assert.equal(outcome.partial, false);
-    return outcome.symbols;
-  } finally {
-    service.stop();
-    await Deno.remove(root, { recursive: true });
-  }
+  const outcome = (await parseFiles({ "a.js": text })).get("a.js");
+  assert.ok(outcome?.ok);
+  assert.equal(outcome.partial, false);
+  return outcome.symbols;
 }
 
 Deno.test("symbols: JavaScript functions and classes assigned to properties are definitions", async () => {

@@ -6,9 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { repairTypeScript } from "../../lib/symbols/ts_repairs.ts";
-import { SymbolService } from "../../lib/symbols/service.ts";
 import { flattenSymbols, outlineLine } from "../../lib/symbols/outline_lines.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
+import { parseFiles } from "./temp_tree.ts";
 
 /** Overloads written as hono writes them: the type parameter list on the lines after the `<`. */
 const SIGNATURES = `export interface Handler<E> {
@@ -47,30 +46,9 @@ export function afterOverride() {}
 `;
 
 async function outline(files: Record<string, string>, file: string) {
-  const root = await Deno.makeTempDir();
-  try {
-    for (const [name, text] of Object.entries(files)) {
-      await Deno.writeTextFile(`${root}/${name}`, text);
-    }
-    const ws = Workspace.openSync({ root, noIgnore: true, allowSecrets: false });
-    const service = new SymbolService({ workers: 1 });
-    try {
-      const result = await service.symbols(ws, [file], {
-        signal: new AbortController().signal,
-        maxBytes: 1 << 20,
-      });
-      const outcome = result.get(file);
-      assert.ok(outcome?.ok, `${file} parsed`);
-      return {
-        lines: flattenSymbols(outcome.symbols).map(outlineLine),
-        partial: outcome.partial,
-      };
-    } finally {
-      service.stop();
-    }
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  const outcome = (await parseFiles(files)).get(file);
+  assert.ok(outcome?.ok, `${file} parsed`);
+  return { lines: flattenSymbols(outcome.symbols).map(outlineLine), partial: outcome.partial };
 }
 
 Deno.test("symbols: definitions after generic call signatures without separators are found", async () => {
