@@ -21,6 +21,14 @@ import type { WorkQueue } from "../work_queue.ts";
 export const WORKER_COUNT = 2;
 const WATCH_MS = 50;
 
+/**
+ * How long the scans of a cancelled job get to end on their own (each worker checks the job
+ * between files) before their worker is replaced: a replacement costs the next job 150-350 ms of
+ * start-up, a scan that ends at its next file a few milliseconds. A runaway regex does not end
+ * and is replaced when this has passed.
+ */
+const SETTLE_MS = 60;
+
 /** Deadline of a read or a walk step that makes no progress (a FIFO swapped in, a stalled disk). */
 export const STALL_MS = 10_000;
 
@@ -94,10 +102,20 @@ export class SearchPool {
   #watchdog: number | null = null;
   #timeoutMs = 2000;
   #onTimeout: ((slot: number, phase: number) => void) | null = null;
+  /** Workers of a cancelled job still inside a scan are being waited for (see #stopBusy). */
+  #settling: Promise<void> | null = null;
+  /** Bumped by stop(): a settling that began before it replaces no worker. */
+  #generation = 0;
+  #spawned = 0;
 
   /** `queue` is the session's one queue for heavy work: each job holds all of it while it runs. */
   constructor(queue: WorkQueue) {
     this.#queue = queue;
+  }
+
+  /** Workers started so far (the first two, and every replacement). */
+  get spawned(): number {
+    return this.#spawned;
   }
 
   /** Starts the workers (idempotent). */
@@ -122,6 +140,8 @@ export class SearchPool {
   /** Terminates every worker (the server calls this on shutdown; they keep the process alive). */
   stop(): void {
     Atomics.store(this.#ints, CTL_JOB, 0);
+    this.#generation++;
+    this.#settling = null;
     for (const slot of this.#slots) slot.kill();
     this.#slots = [];
     if (this.#watchdog !== null) clearInterval(this.#watchdog);
@@ -130,6 +150,7 @@ export class SearchPool {
 
   #spawn(index: number): Slot {
     const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    this.#spawned++;
     let started = false;
     let settleReady!: (error: string | null) => void;
     const ready = new Promise<string | null>((resolve) => (settleReady = resolve));
@@ -164,14 +185,32 @@ export class SearchPool {
     return { worker, ready, kill };
   }
 
-  /** Replaces every worker that is inside a file scan (cancellation must not wait for it). */
+  /**
+   * After a cancellation: the workers still inside a file scan get SETTLE_MS to notice and stop
+   * (checked every few milliseconds); those still busy then are replaced. The next job waits for
+   * this (it would otherwise queue behind the old scans), so a cancellation never waits longer.
+   */
   #stopBusy(): void {
-    for (let i = 0; i < this.#slots.length; i++) {
-      if (this.#stamps[i] > 0) {
-        this.#slots[i].kill();
-        this.#slots[i] = this.#spawn(i);
-      }
-    }
+    if (this.#settling !== null || !this.#slots.some((_, i) => this.#stamps[i] > 0)) return;
+    const generation = this.#generation;
+    const started = Date.now();
+    this.#settling = new Promise<void>((resolve) => {
+      const check = () => {
+        if (generation !== this.#generation) return resolve();
+        const busy = this.#slots.map((_, i) => i).filter((i) => this.#stamps[i] > 0);
+        if (busy.length > 0 && Date.now() - started < SETTLE_MS) {
+          setTimeout(check, 4);
+          return;
+        }
+        for (const i of busy) {
+          this.#slots[i].kill();
+          this.#slots[i] = this.#spawn(i);
+        }
+        this.#settling = null;
+        resolve();
+      };
+      setTimeout(check, 1);
+    });
   }
 
   #watch(): void {
@@ -205,6 +244,7 @@ export class SearchPool {
 
   async #run<T>(driver: JobDriver<T>, ctx: JobContext): Promise<T> {
     for (let attempt = 0;; attempt++) {
+      if (this.#settling !== null) await this.#settling;
       if (ctx.signal.aborted) throw new JobAbortedError();
       this.warm();
       const problems = (await Promise.all(this.#slots.map((s) => s.ready))).filter((p) => p);
