@@ -132,6 +132,17 @@ export class ParserPool {
     });
   }
 
+  /**
+   * Starts every worker and its tree-sitter runtime now (a symbol call does this before its
+   * candidate scan, so that its first parse does not wait for them). Nothing to wait for.
+   */
+  warm(ws: ParseRequest["ws"]): void {
+    const signal = new AbortController().signal;
+    for (let i = 0; i < this.#size; i++) {
+      this.parse({ ws, files: [], maxBytes: 0, warm: true }, signal).catch(() => {});
+    }
+  }
+
   /** Terminates every worker; pending and queued batches fail. */
   stop(): void {
     for (let i = 0; i < this.#slots.length; i++) {

@@ -74,6 +74,18 @@ function errorText(error: unknown): string {
 }
 
 async function parserFor(id: LanguageId, heapCapBytes: number): Promise<Parser> {
+  const p = await runtime(heapCapBytes);
+  let language = languages.get(id);
+  if (language === undefined) {
+    language = await Language.load(Deno.readFileSync(new URL(`${id}.wasm`, GRAMMARS)));
+    languages.set(id, language);
+  }
+  p.setLanguage(language);
+  return p;
+}
+
+/** tree-sitter's runtime, started on first use with its heap capped. */
+async function runtime(heapCapBytes: number): Promise<Parser> {
   if (parser === null) {
     // 32 MiB is the runtime's own initial size; 32768 pages (2 GiB) the most its module admits.
     const maximum = Math.max(512, Math.min(32768, Math.floor(heapCapBytes / PAGE)));
@@ -85,17 +97,12 @@ async function parserFor(id: LanguageId, heapCapBytes: number): Promise<Parser> 
     await Parser.init(options as Parameters<typeof Parser.init>[0]);
     parser = new Parser();
   }
-  let language = languages.get(id);
-  if (language === undefined) {
-    language = await Language.load(Deno.readFileSync(new URL(`${id}.wasm`, GRAMMARS)));
-    languages.set(id, language);
-  }
-  parser.setLanguage(language);
   return parser;
 }
 
 async function handle(message: ParseRequest): Promise<void> {
   const ws = workspaceFor(message.ws);
+  if (message.warm === true) await runtime(message.heapCapBytes);
   const files: ParsedFile[] = [];
   let bytes = 0;
   let largest = 0;

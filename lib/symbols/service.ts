@@ -185,6 +185,14 @@ export class SymbolService {
     return out.sort((a, b) => rank.get(a.path)! - rank.get(b.path)!);
   }
 
+  /**
+   * Starts the parser workers now, without waiting: a call that scans for candidates first has
+   * them ready by the time its first batch is parsed.
+   */
+  warm(ws: Workspace): void {
+    this.parsers.warm(ws.options);
+  }
+
   /** Stops the parser workers and empties the cache. */
   stop(): void {
     this.parsers.stop();

@@ -17,6 +17,11 @@ export interface ParseRequest {
   /** The cap of the worker's WebAssembly heap, fixed by the first request (bytes). */
   heapCapBytes: number;
   /**
+   * Start tree-sitter's runtime before the files (none, for a warm-up): a symbol call starts its
+   * workers while its candidate scan runs, so that the first parse does not wait for them.
+   */
+  warm?: boolean;
+  /**
    * With skipBodies: the name looked for (the candidate scan's regex). A C/C++ file none of
    * whose hits may be a definition (lib/c_source/definition_sites.ts) is not parsed (`pruned`).
    */

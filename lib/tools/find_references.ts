@@ -250,6 +250,8 @@ async function byNames(
   const { name, include_definitions: withDefinitions } = input;
   checkName(name);
   const context = input["-C"] ?? 0;
+  // The parser workers start while the candidate scan runs.
+  ctx.session.symbols.warm(ctx.workspace);
   const { scope, candidates } = await symbolCandidates(ctx, input, {
     name,
     match: "exact",

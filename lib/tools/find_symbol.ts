@@ -157,6 +157,8 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   }
   const { member: name, container } = qualified;
   const kind = input.kind ?? null;
+  // The parser workers start while the candidate scan runs.
+  ctx.session.symbols.warm(ws);
   const { scope, candidates, surelyUses } = await symbolCandidates(
     ctx,
     input,

@@ -353,3 +353,13 @@ Deno.test("symbols: a file with thousands of symbols hands find_symbol only the 
     assert.equal(namesOf(whole.get("regs.h"))?.length, 5002);
   });
 });
+
+Deno.test("symbols: warming starts the parser workers before the first batch", async () => {
+  await withService({ "a.go": "package a\n\nfunc A() {}\n" }, async (service, ws) => {
+    service.warm(ws);
+    assert.equal(service.parsers.started, 2);
+    const got = await service.symbols(ws, ["a.go"], { signal, maxBytes: 1e6 });
+    assert.deepEqual(namesOf(got.get("a.go")), ["A"]);
+    assert.equal(service.parsers.started, 2, "the first parse used a warmed worker");
+  }, { workers: 2 });
+});
