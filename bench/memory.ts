@@ -55,8 +55,8 @@ const SESSIONS: Session[] = [
   },
   {
     id: "symbols-all",
-    label: "symbols of every file (find_symbol prefix `s`: every C file parsed, every " +
-      "definition starting with s kept for the answer)",
+    label: "symbols of every file (find_symbol prefix `s`, head_limit 0: every C file parsed, " +
+      "a 6 MiB page of the definitions starting with s answered, the rest counted)",
     flags: ["--no-index"],
     steps: [{ tool: "find_symbol", args: { name: "s", match: "prefix", head_limit: 0 } }],
   },
