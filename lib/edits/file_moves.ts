@@ -16,6 +16,7 @@ import type { Workspace } from "../workspace/workspace.ts";
 import { syncFolder } from "./atomic_write.ts";
 import type { EditSession } from "./edit_session.ts";
 import { checkCurrent, type EditLimits, EditRefusal, load, type Loaded } from "./operations.ts";
+import { lstatOrNull } from "../workspace/lstat.ts";
 
 export interface DeleteOutcome {
   path: string;
@@ -32,14 +33,6 @@ export interface MoveOutcome {
 
 function q(text: string): string {
   return JSON.stringify(text);
-}
-
-function lstatOrNull(path: string): Deno.FileInfo | null {
-  try {
-    return Deno.lstatSync(path);
-  } catch {
-    return null;
-  }
 }
 
 function folderOf(abs: string): string {

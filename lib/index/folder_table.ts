@@ -14,6 +14,7 @@
  *   it was listed by RACY_MS may have changed again unseen: it counts as changed.
  */
 import { joinRoot } from "../workspace/names.ts";
+import { entryExists } from "../workspace/lstat.ts";
 
 /** A time not older than this before the listing may hide a later change (coarse clocks). */
 export const RACY_MS = 2000;
@@ -43,15 +44,6 @@ function stamp(info: Deno.FileInfo): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtime?.getTime() ?? 0}:${
     info.ctime?.getTime() ?? 0
   }`;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The stat of `path` (followed, as the ignore rules read it) as text, and whether it is racy. */
@@ -84,7 +76,7 @@ export function rulesOf(real: string, names: ReadonlySet<string>, listedAt: numb
   if (names.has(".git")) {
     // Only whether it is there (git itself touches the folder all the time), and its exclude file.
     const [exclude, r] = statStamp(`${base}/.git/info/exclude`, listedAt);
-    parts.push(`.git=${exists(`${base}/.git`) ? "1" : "-"}`, `exclude=${exclude}`);
+    parts.push(`.git=${entryExists(`${base}/.git`) ? "1" : "-"}`, `exclude=${exclude}`);
     racy ||= r;
   }
   if (racy) return "!";

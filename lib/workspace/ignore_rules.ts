@@ -8,6 +8,7 @@
 import { IgnoreFile } from "./gitignore.ts";
 import { asciiLower, joinRoot } from "./names.ts";
 import { log } from "../log.ts";
+import { entryExists } from "./lstat.ts";
 
 /** The ignore files of one folder. */
 export interface IgnoreLevel {
@@ -126,15 +127,6 @@ function errorName(error: unknown): string {
   return error instanceof Error ? error.name : String(error);
 }
 
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Loads the level of the folder at `dirAbs`. `presence` (from the folder's entries) saves the
  * failed look-ups; without it every name is tried. Null when the folder adds nothing.
@@ -145,7 +137,7 @@ export function loadLevel(
 ): IgnoreLevel | null {
   const p = where.presence;
   const base = dirAbs === "/" ? "" : dirAbs;
-  const hasGit = p ? p.git : exists(`${base}/.git`);
+  const hasGit = p ? p.git : entryExists(`${base}/.git`);
   const anyGit = where.anyGitAbove || hasGit;
   const rg = !p || p.rgignore ? readIgnoreFile(`${base}/.rgignore`) : null;
   const ig = !p || p.ignore ? readIgnoreFile(`${base}/.ignore`) : null;
@@ -219,7 +211,7 @@ export class IgnoreIndex {
       above.unshift(dir);
     }
     // .gitignore above the root counts only inside a work tree, so that is known first.
-    const anyGit = [...above, root].some((d) => exists(`${d === "/" ? "" : d}/.git`));
+    const anyGit = [...above, root].some((d) => entryExists(`${d === "/" ? "" : d}/.git`));
     let chain: IgnoreChain = EMPTY_CHAIN;
     for (const d of above) {
       const below = root.slice(d === "/" ? 1 : d.length + 1);

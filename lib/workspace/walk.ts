@@ -22,6 +22,7 @@ import { isTempName } from "./temp_names.ts";
 import type { IgnoreIndex } from "./ignore_rules.ts";
 import { log } from "../log.ts";
 import { FolderGuard, FRESH_MS, sleepSync } from "./folder_guard.ts";
+import { lstatOrNull } from "./lstat.ts";
 
 /** What a walk needs of the workspace it walks. */
 export interface WalkScope {
@@ -537,14 +538,6 @@ function readSorted(
     cachedEntries += entries.length;
   }
   return entries;
-}
-
-function lstatOrNull(path: string): Deno.FileInfo | null {
-  try {
-    return Deno.lstatSync(path);
-  } catch {
-    return null;
-  }
 }
 
 /** Reads and sorts one folder; null when it cannot be read (vanished, no permission). */

@@ -10,6 +10,7 @@ import { isTempName } from "./temp_names.ts";
 import { WorkspaceError } from "./errors.ts";
 import type { Workspace } from "./workspace.ts";
 import { forgetListing } from "./walk.ts";
+import { lstatOrNull } from "./lstat.ts";
 
 export interface WriteTarget {
   /** Root-relative path as named. */
@@ -28,14 +29,6 @@ export interface WriteTarget {
 
 function quote(input: string): string {
   return JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input);
-}
-
-function lstatOrNull(path: string): Deno.FileInfo | null {
-  try {
-    return Deno.lstatSync(path);
-  } catch {
-    return null;
-  }
 }
 
 function realOrNull(path: string): string | null {
