@@ -8,8 +8,11 @@
  * - an ignore file edited in place: each folder records the stat of its ignore files
  *   (`.rgignore`, `.ignore`, `.gitignore`, `.git/info/exclude`, the `.git` entry), taken
  *   again at every start; so does the root for the folders above it;
- * - symlinks: a folder that holds a symlink is read again at every start (the link's target
- *   may change, appear or go without any mtime here moving);
+ * - symlinks: a link's target may change, appear or go without any mtime here moving (a link
+ *   further along its path retargeted, its target created), so each folder records where each
+ *   of its links led when it was listed (the kind and real path of the target, or that it led
+ *   nowhere), resolved before the walk served them; at every start the links are resolved
+ *   again, and a folder whose links lead elsewhere now is read again;
  * - racy times: a folder (or an ignore file) whose mtime or ctime is not older than the moment
  *   it was listed by RACY_MS may have changed again unseen: it counts as changed.
  */
@@ -31,8 +34,11 @@ export interface FolderRecord {
   listedAt: number;
   /** It was read (false: seen as a folder entry but not read: unreadable, or still to be). */
   listed: boolean;
-  /** It holds a symlink (read again at every start). */
-  links: boolean;
+  /**
+   * Where its symlinks led when it was listed (linkState): "" when it holds none; "!" when
+   * unknown (a folder table of an older server): then it is read again at every start.
+   */
+  links: string;
   /** The stat of its ignore files ("" when it has none; "!" when racy: never equal). */
   rules: string;
 }
@@ -122,6 +128,54 @@ export function aboveRootRules(root: string, listedAt: number): string {
   return parts.join(" ");
 }
 
+/** More symlinks than this in one folder: its links are not recorded ("!": read again). */
+const MAX_LINKS = 256;
+
+/** Where the link at `path` leads now: "d" or "f" (or "o", other) and the real path; "-": nowhere. */
+function linkTarget(path: string): string {
+  try {
+    const info = Deno.statSync(path);
+    const kind = info.isDirectory ? "d" : info.isFile ? "f" : "o";
+    return kind + Deno.realPathSync(path);
+  } catch {
+    return "-";
+  }
+}
+
+/**
+ * The state of the symlinks `names` of the folder `real`: each name with where it leads, in
+ * name order ("" for none, "!" for too many to record).
+ */
+export function linkStateOf(real: string, names: readonly string[]): string {
+  if (names.length === 0) return "";
+  if (names.length > MAX_LINKS) return "!";
+  const base = real === "/" ? "" : real;
+  const sorted = [...names].sort();
+  return JSON.stringify(sorted.map((name) => [name, linkTarget(`${base}/${name}`)]));
+}
+
+/** The links of a recorded link state still lead where they did (false when unknown). */
+export function unchangedLinks(real: string, state: string): boolean {
+  if (state === "") return true;
+  if (state === "!") return false;
+  let pairs: unknown;
+  try {
+    pairs = JSON.parse(state);
+  } catch {
+    return false;
+  }
+  if (!Array.isArray(pairs) || pairs.length === 0 || pairs.length > MAX_LINKS) return false;
+  const base = real === "/" ? "" : real;
+  for (const pair of pairs) {
+    if (!Array.isArray(pair) || pair.length !== 2) return false;
+    const [name, target] = pair;
+    if (typeof name !== "string" || typeof target !== "string") return false;
+    if (name === "" || name === "." || name === ".." || name.includes("/")) return false;
+    if (linkTarget(`${base}/${name}`) !== target) return false;
+  }
+  return true;
+}
+
 /** The record of the folder at `real` as read at `readAt` (its lstat now), or null if gone. */
 export function recordOf(
   real: string,
@@ -143,7 +197,9 @@ export function recordOf(
     ctimeMs: info.ctime?.getTime() ?? 0,
     listedAt: readAt,
     listed: entries !== null,
-    links: entries !== null && entries.some((e) => e.isSymlink),
+    links: entries === null
+      ? ""
+      : linkStateOf(real, entries.filter((e) => e.isSymlink).map((e) => e.name)),
     rules: entries === null ? "" : rulesOf(real, ruleNamesOf(entries), readAt),
   };
 }
@@ -153,7 +209,7 @@ export function recordOf(
  * symlink, its identity and times are those on disk, and they are older than its listing.
  */
 export function unchangedListing(record: FolderRecord): boolean {
-  if (!record.listed || record.links || record.rules === "!") return false;
+  if (!record.listed || record.links === "!" || record.rules === "!") return false;
   if (record.mtimeMs + RACY_MS >= record.listedAt) return false;
   if (record.ctimeMs + RACY_MS >= record.listedAt) return false;
   let info: Deno.FileInfo;
@@ -164,7 +220,7 @@ export function unchangedListing(record: FolderRecord): boolean {
   }
   return info.isDirectory && !info.isSymlink && info.dev === record.dev &&
     (info.ino ?? 0) === record.ino && (info.mtime?.getTime() ?? 0) === record.mtimeMs &&
-    (info.ctime?.getTime() ?? 0) === record.ctimeMs;
+    (info.ctime?.getTime() ?? 0) === record.ctimeMs && unchangedLinks(record.real, record.links);
 }
 
 /** The folder's ignore files are as recorded (taken again now). */
@@ -186,6 +242,11 @@ export interface FolderJson {
   flags: number[];
   /** [folder index, rules] where not "". */
   rules: [number, string][];
+  /**
+   * [folder index, link state] of the folders that hold links (absent from tables of older
+   * servers: their folders with links are read again).
+   */
+  links?: [number, string][];
 }
 
 /** A stored folder table: the records by named path, and the state above the root. */
@@ -202,14 +263,16 @@ export function encodeFolders(root: string, table: FolderTable): FolderJson {
     nums: [],
     flags: [],
     rules: [],
+    links: [],
   };
   for (const [rel, r] of table.folders) {
     const i = out.rels.length;
     out.rels.push(rel);
     if (r.real !== joinRoot(root, rel)) out.reals.push([i, r.real]);
     out.nums.push(r.dev, r.ino, r.mtimeMs, r.ctimeMs, r.listedAt);
-    out.flags.push((r.listed ? 1 : 0) | (r.links ? 2 : 0));
+    out.flags.push((r.listed ? 1 : 0) | (r.links !== "" ? 2 : 0));
     if (r.rules !== "") out.rules.push([i, r.rules]);
+    if (r.links !== "") out.links!.push([i, r.links]);
   }
   return out;
 }
@@ -240,6 +303,14 @@ export function decodeFolders(root: string, json: unknown): FolderTable | null {
     if (!Array.isArray(r) || !Number.isInteger(r[0]) || typeof r[1] !== "string") return null;
     rules.set(r[0], r[1]);
   }
+  const links = new Map<number, string>();
+  if (j.links !== undefined) {
+    if (!Array.isArray(j.links)) return null;
+    for (const r of j.links) {
+      if (!Array.isArray(r) || !Number.isInteger(r[0]) || typeof r[1] !== "string") return null;
+      links.set(r[0], r[1]);
+    }
+  }
   const folders = new Map<string, FolderRecord>();
   for (let i = 0; i < n; i++) {
     const rel = j.rels[i];
@@ -256,7 +327,7 @@ export function decodeFolders(root: string, json: unknown): FolderTable | null {
       ctimeMs: nums[3],
       listedAt: nums[4],
       listed: (flags & 1) !== 0,
-      links: (flags & 2) !== 0,
+      links: (flags & 2) === 0 ? "" : links.get(i) ?? "!",
       rules: rules.get(i) ?? "",
     });
   }

@@ -288,7 +288,7 @@ function unlistedRecord(real: string, seenAt: number): FolderRecord {
       ctimeMs: -1,
       listedAt: seenAt,
       listed: false,
-      links: false,
+      links: "",
       rules: "",
     };
 }

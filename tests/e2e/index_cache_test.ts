@@ -220,6 +220,13 @@ Deno.test("e2e index cache: the stored folder table misses no change that leaves
     });
     await Deno.symlink("../t3", `${root}/links/lnk2`);
     await Deno.symlink("../later/x.c", `${root}/links/dang.c`);
+    // Links whose targets change while their own folder (links/) does not.
+    await put(root, "t5/v.c", "int t5_plain_xxxxxxxxxxxxxxxxxx;\n");
+    await put(root, "t6/v.c", `${NEEDLE} t6\n`);
+    await Deno.symlink("t5", `${root}/mid`);
+    await Deno.symlink("../mid/v.c", `${root}/links/via.c`);
+    await put(root, "kind", "int kind_plain_xxxxxxxxxxxxxxxx;\n");
+    await Deno.symlink("../kind", `${root}/links/kind`);
     await seasoned();
     await storeOnce(root, cache);
     // An ignore file edited in place, its mtime put back (its folder's mtime does not move).
@@ -237,6 +244,11 @@ Deno.test("e2e index cache: the stored folder table misses no change that leaves
     await Deno.rename(`${root}/t4`, `${root}/t3`);
     // A dangling link whose target appears (its own folder does not change).
     await put(root, "later/x.c", `${NEEDLE} x appeared\n`);
+    // A link further along a link's path retargeted; a linked file replaced by a folder.
+    await Deno.remove(`${root}/mid`);
+    await Deno.symlink("t6", `${root}/mid`);
+    await Deno.remove(`${root}/kind`);
+    await put(root, "kind/in.c", `${NEEDLE} in kind\n`);
     // A file added in a deep folder, and one edited in place there.
     await put(root, "a/b/c/d/e/new.c", `${NEEDLE} deep\n`);
     await rewriteInPlace(root, "a/b/c/d/e/base.c", `int ${NEEDLE}_deep;`);
@@ -254,6 +266,8 @@ Deno.test("e2e index cache: the stored folder table misses no change that leaves
         "links/lnk/t.c",
         "links/lnk2/w.c",
         "links/dang.c",
+        "links/via.c",
+        "links/kind/in.c",
         "a/b/c/d/e/new.c",
         "a/b/c/d/e/base.c",
       ]

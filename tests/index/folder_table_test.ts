@@ -5,6 +5,7 @@ import {
   encodeFolders,
   recordOf,
   rulesOf,
+  unchangedLinks,
   unchangedListing,
   unchangedRules,
 } from "../../lib/index/folder_table.ts";
@@ -51,15 +52,71 @@ Deno.test("folder table: a settled folder is trusted until an entry is added", a
   }
 });
 
-Deno.test("folder table: a folder that holds a symlink is always read again", async () => {
+Deno.test("folder table: a folder whose links lead where they did is trusted", async () => {
+  const dir = await folder();
+  try {
+    Deno.writeTextFileSync(`${dir}/a.c`, "a");
+    Deno.symlinkSync("a.c", `${dir}/link.c`);
+    Deno.symlinkSync("missing.c", `${dir}/dangling.c`);
+    aged(dir);
+    const record = recordOf(dir, Date.now() + 3000, entries(dir))!;
+    assert.notEqual(record.links, "");
+    assert.equal(unchangedListing(record), true);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("folder table: a link that leads elsewhere with its folder unchanged is a change", async () => {
+  // Each case changes where a link of `links/` leads without touching `links/` itself.
+  const cases: [string, (dir: string) => void][] = [
+    ["a link further along its path retargeted", (dir) => {
+      Deno.removeSync(`${dir}/mid`);
+      Deno.symlinkSync("two", `${dir}/mid`);
+    }],
+    ["a dangling link's target created", (dir) => Deno.writeTextFileSync(`${dir}/later.c`, "x")],
+    ["a linked file replaced by a folder", (dir) => {
+      Deno.removeSync(`${dir}/kind`);
+      Deno.mkdirSync(`${dir}/kind`);
+    }],
+    ["a linked file removed", (dir) => Deno.removeSync(`${dir}/kind`)],
+  ];
+  for (const [name, change] of cases) {
+    const dir = await folder();
+    try {
+      for (const d of ["one", "two", "links"]) Deno.mkdirSync(`${dir}/${d}`);
+      Deno.writeTextFileSync(`${dir}/one/v.c`, "1");
+      Deno.writeTextFileSync(`${dir}/two/v.c`, "2");
+      Deno.writeTextFileSync(`${dir}/kind`, "k");
+      Deno.symlinkSync("one", `${dir}/mid`);
+      Deno.symlinkSync("../mid/v.c", `${dir}/links/via.c`);
+      Deno.symlinkSync("../later.c", `${dir}/links/later.c`);
+      Deno.symlinkSync("../kind", `${dir}/links/kind`);
+      aged(`${dir}/links`);
+      const record = recordOf(`${dir}/links`, Date.now() + 3000, entries(`${dir}/links`))!;
+      assert.equal(unchangedListing(record), true, `${name}: before`);
+      change(dir);
+      assert.equal(unchangedListing(record), false, name);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+});
+
+Deno.test("folder table: a folder with links from an older table (no link state) is read again", async () => {
   const dir = await folder();
   try {
     Deno.writeTextFileSync(`${dir}/a.c`, "a");
     Deno.symlinkSync("a.c", `${dir}/link.c`);
     aged(dir);
     const record = recordOf(dir, Date.now() + 3000, entries(dir))!;
-    assert.equal(record.links, true);
-    assert.equal(unchangedListing(record), false);
+    const json = encodeFolders(dir, { above: "", folders: new Map([["", record]]) });
+    delete json.links;
+    const old = decodeFolders(dir, JSON.parse(JSON.stringify(json)))!.folders.get("")!;
+    assert.equal(old.links, "!");
+    assert.equal(unchangedListing(old), false);
+    assert.equal(unchangedLinks(dir, '[["link.c", 5]]'), false); // hostile: not a state
+    assert.equal(unchangedLinks(dir, '[["../a.c", "-"]]'), false); // hostile: not a name
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -102,7 +159,7 @@ Deno.test("folder table: the stored table reads back as written, and a malformed
     const folders = new Map([
       ["", recordOf(dir, 1000, entries(dir))!],
       ["sub", recordOf(`${dir}/sub`, 2000, null)!],
-      ["alias", { ...recordOf(`${dir}/sub`, 3000, [])!, links: true }],
+      ["alias", { ...recordOf(`${dir}/sub`, 3000, [])!, links: '[["x","-"]]' }],
     ]);
     const json = JSON.parse(JSON.stringify(encodeFolders(dir, { above: "x", folders })));
     assert.deepEqual(decodeFolders(dir, json), { above: "x", folders });
@@ -113,6 +170,7 @@ Deno.test("folder table: the stored table reads back as written, and a malformed
         { ...json, rels: [json.rels[0], json.rels[0], json.rels[2]] },
         { ...json, reals: [[0, "relative/path"]] },
         { ...json, nums: json.nums.map(() => "1") },
+        { ...json, links: [[2, 5]] },
       ]
     ) assert.equal(decodeFolders(dir, bad), null);
   } finally {
