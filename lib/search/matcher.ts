@@ -199,14 +199,22 @@ class PatternMatcher implements Matcher {
     const shown = new Set<number>();
     let lineNo = 0;
     let counted = 0;
+    /**
+     * Where the last match ended. ripgrep does not count an empty match there as another match
+     * (its match iterator skips it), but its searcher still shows that line.
+     */
+    let lastEnd = -1;
     for (;;) {
       const m = regex.exec(text);
       if (m === null) break;
       const start = m.index;
       const stop = m[0].length === 0 ? start : start + m[0].length - 1;
       if (m[0].length === 0) regex.lastIndex++;
-      if (pastLastLine(text, start)) break;
-      count++;
+      // Nor does it find the empty match at the very end of the text (after a last line with
+      // or without its LF).
+      if (start >= text.length) break;
+      if (m[0].length > 0 || start !== lastEnd) count++;
+      lastEnd = start + m[0].length;
       if (options.wantLines) {
         lineNo += countNewlines(text, counted, start);
         counted = start;

@@ -75,6 +75,43 @@ Deno.test("matcher: multiline counts lines when the pattern cannot match a newli
   assert.equal(lines("o", "foo foo\nfoo\nxx\n", { multiline: true }).count, 2);
 });
 
+Deno.test("matcher: multiline does not count an empty match where the last match ended, as ripgrep", () => {
+  // ^\s*$ matches lines 2-3 as one match, then an empty one at line 4 where that match ended:
+  // rg -c -U says 3 (lines 2-3, 6, 8) and shows lines 2, 3, 4, 6 and 8.
+  const text = "a\n\n\n\nb\n  \nc\n\n";
+  assert.deepEqual(lines("(?m)^\\s*$", text, { multiline: true }), {
+    count: 3,
+    lines: [1, 2, 3, 5, 7],
+  });
+  // Empty matches that do not touch the last match count (rg -c -U '\s*' on "ab\ncd": 4).
+  assert.equal(lines("\\s*", "ab\ncd", { multiline: true }).count, 4);
+});
+
+Deno.test("matcher: multiline counts of patterns that can match empty equal rg -c -U --multiline-dotall", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "shipcode-empty-matches-" });
+  try {
+    const texts = ["ab\ncd", "ab\ncd\n", "ab", "a", "ab\n", "\n\n", "a\n\n\n\nb\n  \nc\n\n"];
+    // Not `$` alone: docs/tools.md says how it differs on a last line without LF.
+    const patterns = ["\\s*", "(?s).?", "a?\\n?", "(?m)^", "(?m)^\\s*$", "b$", "\\z", "x*"];
+    for (const [k, text] of texts.entries()) {
+      Deno.writeTextFileSync(`${dir}/${k}.txt`, text);
+      for (const pattern of patterns) {
+        const rg = new Deno.Command("rg", {
+          args: ["-c", "-U", "--multiline-dotall", "-e", pattern, `${k}.txt`],
+          cwd: dir,
+          stdout: "piped",
+          stderr: "piped",
+        }).outputSync();
+        const want = Number(new TextDecoder().decode(rg.stdout).trim() || "0");
+        const got = lines(pattern, text, { multiline: true }).count;
+        assert.equal(got, want, `${JSON.stringify(pattern)} on ${JSON.stringify(text)}`);
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("matcher: multiline shows every line a match spans", () => {
   assert.deepEqual(lines("b\\nc", "a\nb\nc\nd\n", { multiline: true }).lines, [1, 2]);
 });
