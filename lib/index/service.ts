@@ -9,6 +9,7 @@ import type { CacheWriterHandle } from "./cache_owner.ts";
 import type { Candidates } from "./trigram_index.ts";
 import type { FromIndex, IndexQuery, IndexSettings, IndexStatus, ToIndex } from "./protocol.ts";
 import type { WatchPort } from "./watch_worker.ts";
+import { startWorker } from "../worker_start.ts";
 
 export type { IndexQuery, IndexSettings, IndexStatus };
 
@@ -71,7 +72,7 @@ export class SearchIndex {
       this.#timer = timer;
       return;
     }
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    const worker = startWorker(new URL("./worker.ts", import.meta.url), "index worker");
     worker.onmessage = (event: MessageEvent<FromIndex>) => {
       const m = event.data;
       if (m.t === "state") {
@@ -129,10 +130,10 @@ export class SearchIndex {
    * about a second longer to start) and returns the port the index worker talks to it through.
    */
   #startWatcher(): MessagePort {
-    const watcher = new Worker(new URL("./watch_worker.ts", import.meta.url).href, {
-      type: "module",
-      name: "index file watcher",
-    });
+    const watcher = startWorker(
+      new URL("./watch_worker.ts", import.meta.url),
+      "index file watcher",
+    );
     watcher.onerror = (event) => {
       event.preventDefault();
       this.#post({ t: "unwatched", why: `the file watcher failed (${event.message})` });

@@ -17,6 +17,7 @@ import {
   type ToWorker,
 } from "./protocol.ts";
 import type { WorkQueue } from "../work_queue.ts";
+import { startWorker } from "../worker_start.ts";
 
 export const WORKER_COUNT = 2;
 const WATCH_MS = 50;
@@ -149,7 +150,7 @@ export class SearchPool {
   }
 
   #spawn(index: number): Slot {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    const worker = startWorker(new URL("./worker.ts", import.meta.url), "search worker");
     this.#spawned++;
     let started = false;
     let settleReady!: (error: string | null) => void;

@@ -16,6 +16,7 @@ import { log } from "../log.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Answer, Diagnostic, FromSemantic, Query, ToSemantic } from "./protocol.ts";
 import { byDiagnostic } from "./diagnostic_order.ts";
+import { startWorker } from "../worker_start.ts";
 
 export type { Answer, Query };
 
@@ -227,7 +228,9 @@ export class SemanticService {
   #ensure(ws: Workspace): Worker {
     if (this.#worker !== null && this.#root === ws.root) return this.#worker;
     if (this.#worker !== null) this.#end("The workspace changed");
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    const worker = startWorker(new URL("./worker.ts", import.meta.url), "semantic worker", {
+      environment: true,
+    });
     const buffer = new SharedArrayBuffer(4);
     this.#cancel = new Int32Array(buffer);
     worker.onmessage = (event: MessageEvent<FromSemantic>) => this.#receive(event.data);

@@ -21,7 +21,9 @@ function runtimeEntries(): string[] {
       else if (rel.endsWith(".ts")) {
         const text = Deno.readTextFileSync(new URL(rel, ROOT));
         for (
-          const m of text.matchAll(/new Worker\(new URL\("\.\/([\w/]+\.ts)", import\.meta\.url\)/g)
+          const m of text.matchAll(
+            /(?:new Worker|startWorker)\(\s*new URL\("\.\/([\w/]+\.ts)", import\.meta\.url\)/g,
+          )
         ) {
           found.push(`${rel.slice(0, rel.lastIndexOf("/"))}/${m[1]}`);
         }

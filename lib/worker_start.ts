@@ -1,0 +1,39 @@
+/**
+ * Where the server's workers start (all but the index cache's writer, lib/index/cache_owner.ts,
+ * the one that may write): each with the permission to read and nothing else, whatever the
+ * process holds. A session with git tools holds `run` for git, and one with `--write` holds
+ * `write`, but only the main thread (which runs git through lib/git/runner.ts and writes through
+ * lib/edits/) needs them; a worker that searches, parses, indexes or watches never runs or writes
+ * anything, so it cannot. TypeScript's language service also reads the environment variables the
+ * launch allows (its system layer asks for a few at load) and what the system says of itself.
+ *
+ * A worker cannot gain a permission its parent lacks; narrowing needs the launch flag
+ * `--unstable-worker-options` (in every launch line of the README and in deno.json's tasks).
+ */
+
+/** What a worker needs beyond reading. */
+export interface WorkerNeeds {
+  /** The environment variables the launch allows, and the system's own facts (TypeScript). */
+  environment?: boolean;
+}
+
+/** Starts the module at `url` as a worker that may read and, with `needs`, little more. */
+export function startWorker(url: URL, name: string, needs: WorkerNeeds = {}): Worker {
+  const environment = needs.environment === true ? "inherit" : false;
+  return new Worker(url.href, {
+    type: "module",
+    name,
+    deno: {
+      permissions: {
+        read: true,
+        write: false,
+        run: false,
+        net: false,
+        ffi: false,
+        import: false,
+        env: environment,
+        sys: environment,
+      },
+    },
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * The server's workers start with the permission to read and nothing else (lib/worker_start.ts),
+ * even in a process that may write, run programs and read its environment, as this test's does.
+ */
+import assert from "node:assert/strict";
+import { startWorker } from "../lib/worker_start.ts";
+
+async function probe(environment: boolean): Promise<Record<string, string>> {
+  const dir = await Deno.makeTempDir({ prefix: "shipcode-worker-permissions-" });
+  try {
+    Deno.writeTextFileSync(`${dir}/there.txt`, "x");
+    const worker = startWorker(
+      new URL("./helpers/permission_worker.ts", import.meta.url),
+      "permission probe",
+      { environment },
+    );
+    try {
+      return await new Promise((resolve, reject) => {
+        worker.onmessage = (event) => resolve(event.data);
+        worker.onerror = (event) => {
+          event.preventDefault();
+          reject(new Error(event.message));
+        };
+        worker.postMessage({ dir });
+      });
+    } finally {
+      worker.terminate();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("worker permissions: a worker may read, but not write, run git or read the environment", async () => {
+  // The process itself may do all four.
+  new Deno.Command("git", { args: ["--version"], stdout: "null" }).outputSync();
+  assert.notEqual(Deno.env.get("PATH"), undefined);
+  assert.deepEqual(await probe(false), {
+    read: "done",
+    write: "NotCapable",
+    run: "NotCapable",
+    env: "NotCapable",
+  });
+});
+
+Deno.test("worker permissions: the semantic worker's kind also reads the environment, and still cannot write or run", async () => {
+  assert.deepEqual(await probe(true), {
+    read: "done",
+    write: "NotCapable",
+    run: "NotCapable",
+    env: "done",
+  });
+});
