@@ -8,7 +8,11 @@
  * launch allows (its system layer asks for a few at load) and what the system says of itself.
  *
  * A worker cannot gain a permission its parent lacks; narrowing needs the launch flag
- * `--unstable-worker-options` (in every launch line of the README and in deno.json's tasks).
+ * `--unstable-worker-options` (in every launch line of the README and in deno.json's tasks), and
+ * Deno ends the process when a worker asks for it without the flag, which no code can detect. So
+ * a worker is narrowed only when the process holds `run` or `write` (its launch line then is the
+ * README's, which has the flag): a process started with fewer flags (`--allow-read` alone) has
+ * nothing to keep from its workers and starts them plainly.
  */
 
 /** What a worker needs beyond reading. */
@@ -17,8 +21,15 @@ export interface WorkerNeeds {
   environment?: boolean;
 }
 
+/** Does the process hold `run` or `write` (that its workers must not)? */
+function holdsMore(): boolean {
+  return Deno.permissions.querySync({ name: "run" }).state === "granted" ||
+    Deno.permissions.querySync({ name: "write" }).state === "granted";
+}
+
 /** Starts the module at `url` as a worker that may read and, with `needs`, little more. */
 export function startWorker(url: URL, name: string, needs: WorkerNeeds = {}): Worker {
+  if (!holdsMore()) return new Worker(url.href, { type: "module", name });
   const environment = needs.environment === true ? "inherit" : false;
   return new Worker(url.href, {
     type: "module",

@@ -141,6 +141,13 @@ Deno.test("architecture: lib/git/runner.ts is the only code in lib/ that starts 
   assert.deepEqual(spawners, ["lib/git/runner.ts"]);
 });
 
+Deno.test("architecture: workers start in lib/worker_start.ts (read only), but the cache writer", () => {
+  const starters = sourceFiles("lib").filter((file) =>
+    /\bnew Worker\(/.test(Deno.readTextFileSync(`${ROOT}${file}`))
+  );
+  assert.deepEqual(starters.sort(), ["lib/index/cache_owner.ts", "lib/worker_start.ts"]);
+});
+
 /** File-system calls by path (reads, stats, real paths, listings, writes, watchers). */
 const FS_CALL =
   /\bDeno\.(?:stat|lstat|open|readFile|readTextFile|realPath|readDir|readLink|watchFs|writeFile|writeTextFile|remove|rename|mkdir|makeTempDir|makeTempFile|truncate|chmod|create|copyFile|link|symlink|utime)(?:Sync)?\b/;

@@ -10,6 +10,7 @@
  * replacement) and is terminated once its last batch is answered, so the heap is given back.
  */
 import type { FromParser, ParsedFile, ParseRequest } from "./worker_protocol.ts";
+import { startWorker } from "../worker_start.ts";
 
 export interface ParserPoolOptions {
   /** Parallel parser workers (default 2). */
@@ -197,9 +198,7 @@ export class ParserPool {
   }
 
   #spawn(): Slot {
-    const worker = new Worker(new URL("./parser_worker.ts", import.meta.url).href, {
-      type: "module",
-    });
+    const worker = startWorker(new URL("./parser_worker.ts", import.meta.url), "parser worker");
     let ready!: () => void;
     const slot: Slot = {
       worker,

@@ -158,3 +158,40 @@ Deno.test("permissions: a read-only session writes its index cache and nothing e
     await Deno.remove(top, { recursive: true });
   }
 });
+
+Deno.test("permissions: started with --allow-read and HOME alone, a session still searches (its workers start plainly)", async () => {
+  const root = await Deno.makeTempDir({ prefix: "shipcode-perm-" });
+  try {
+    await Deno.writeTextFile(`${root}/a.txt`, "needle\n");
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-read",
+        "--allow-env=HOME",
+        "--no-prompt",
+        MAIN,
+        ...testArgs(["--root", root]),
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    const call = {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "grep", arguments: { pattern: "needle", output_mode: "count" } },
+    };
+    await writer.write(new TextEncoder().encode(`${INIT}\n${JSON.stringify(call)}\n`));
+    await writer.close();
+    const out = await child.output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
+    const answer = lines.find((m) => m.id === 2);
+    assert.equal(answer?.result?.content?.[0]?.text, "a.txt:1", stderr);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
