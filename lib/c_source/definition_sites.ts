@@ -122,6 +122,29 @@ export function mayDefine(
   return false;
 }
 
+/**
+ * The start of each identifier hit by `pattern` (per line, no anchors) that may be a definition
+ * judging by its neighbours, in text order, each identifier once: for a text whose function
+ * bodies are already cut out (definition_regions.ts parses only the items around these). At
+ * most `limit` of them.
+ */
+export function possibleDefinitions(text: string, pattern: RegExp, limit = Infinity): number[] {
+  const flags = pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`;
+  const global = new RegExp(pattern.source, flags);
+  const out: number[] = [];
+  for (let m = global.exec(text); m !== null; m = global.exec(text)) {
+    if (m[0] === "") global.lastIndex++;
+    let start = m.index;
+    while (start > 0 && isWordChar(text.charCodeAt(start - 1))) start--;
+    let end = m.index + m[0].length;
+    while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
+    if (end === start || out[out.length - 1] === start) continue;
+    global.lastIndex = Math.max(global.lastIndex, end);
+    if (!isUse(text, start, end) && !isOperand(text, start) && out.push(start) >= limit) break;
+  }
+  return out;
+}
+
 /** True when the identifier at [start, end) is surely not being defined there. */
 function isUse(text: string, start: number, end: number): boolean {
   const word = previousWord(text, start);

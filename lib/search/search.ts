@@ -83,3 +83,34 @@ export async function search(
     index?.grepDone();
   }
 }
+
+/**
+ * The engine with the index's notice held back: its searches tell the index only on `release`
+ * (call it once, whatever happened; it tells only if a search ran). For a call whose search is
+ * its first step (find_symbol and find_references parse the candidates next): a large tree's
+ * deferred build then starts after the whole call rather than in the middle of its parse, where
+ * the two would share the cores and add up in memory.
+ */
+export function holdingIndexNotice(
+  engine: SearchEngine,
+): { engine: SearchEngine; release: () => void } {
+  const index = engine.index;
+  if (index === null) return { engine, release: () => {} };
+  let searched = false;
+  let released = false;
+  const held: CandidateSource = {
+    candidates: (query, waiting) => index.candidates(query, waiting),
+    grepDone: () => {
+      if (released) index.grepDone();
+      else searched = true;
+    },
+  };
+  return {
+    engine: { pool: engine.pool, index: held },
+    release: () => {
+      if (released) return;
+      released = true;
+      if (searched) index.grepDone();
+    },
+  };
+}

@@ -22,6 +22,7 @@ import {
 } from "./stream_scan.ts";
 import { contentLines } from "./content_lines.ts";
 import { mayDefineAnywhere } from "../c_source/definition_sites.ts";
+import { fileMayDefine } from "../c_source/definition_regions.ts";
 import {
   CTL_CUTOFF,
   CTL_INTS,
@@ -136,11 +137,22 @@ function usesFor(message: SearchMessage, rel: string): RegExp | null {
   return dot > 0 && usesExtensions.has(base.slice(dot).toLowerCase()) ? usesRegex : null;
 }
 
-/** Marks `result` when every hit in these texts is surely a use (SearchMessage `uses`). */
-function judged(result: FileResult, texts: readonly string[], regex: RegExp | null): FileResult {
+/**
+ * Marks `result` when no hit in these texts may be a definition (SearchMessage `uses`): the
+ * whole file's text is judged with its function bodies, comments and preprocessor lines
+ * (`fileMayDefine`); the index's pieces, each alone, by each hit's neighbours only.
+ */
+function judged(
+  result: FileResult,
+  texts: readonly string[],
+  regex: RegExp | null,
+  whole: boolean,
+): FileResult {
   if (regex === null || result.count === 0) return result;
   regexStart();
-  const maybe = texts.some((text) => mayDefineAnywhere(text, regex));
+  const maybe = whole && texts.length === 1
+    ? fileMayDefine(texts[0], regex)
+    : texts.some((text) => mayDefineAnywhere(text, regex));
   regexEnd();
   if (!maybe) result.uses = true;
   return result;
@@ -197,6 +209,12 @@ function release(bytes: Uint8Array): void {
 const firstPieceDecoder = new TextDecoder("utf-8");
 const laterPieceDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/**
+ * C/C++ files up to this size are decoded whole when a `uses` verdict is asked, so that it is
+ * given here rather than by a parser worker reading the file again (which reads it whole too).
+ */
+const JUDGED_BYTES = 1024 * 1024;
+
 /** Scans one file's bytes (then releases them); null when it has no match or is binary. */
 function scanBytes(
   bytes: Uint8Array,
@@ -205,7 +223,8 @@ function scanBytes(
   message: SearchMessage,
   collect: boolean,
 ): FileResult | null {
-  if (!collect && !message.spec.multiline && bytes.length > CHUNK_BYTES) {
+  const judging = bytes.length <= JUDGED_BYTES && usesFor(message, rel) !== null;
+  if (!collect && !message.spec.multiline && bytes.length > CHUNK_BYTES && !judging) {
     // Counting only: decode and scan a large file in line-aligned chunks (less memory).
     regexStart();
     const count = countInChunks(bytes, m);
@@ -227,7 +246,7 @@ function scanBytes(
       lines: contentLines(rel, text, r.lines, message.content, m.locate),
     };
   }
-  return judged({ path: rel, count: r.count }, [text], usesFor(message, rel));
+  return judged({ path: rel, count: r.count }, [text], usesFor(message, rel), true);
 }
 
 /** The regex timeout times only the regex: the stamp is set around each scan (PHASE_REGEX). */
@@ -391,7 +410,7 @@ function search(message: SearchMessage): void {
           read = true;
           // Each piece is judged alone: a hit at a piece's edge, whose neighbours lie outside
           // it, is never ruled out (the test errs only towards "may define").
-          result = count > 0 ? judged({ path: rel, count }, texts, uses) : null;
+          result = count > 0 ? judged({ path: rel, count }, texts, uses, false) : null;
         }
       }
       if (state === "ok" && !read) {

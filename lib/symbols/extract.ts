@@ -67,10 +67,20 @@ export interface LanguageRules {
 /** Deep enough for real code (a definition 40 blocks down); bounded against hostile input. */
 const MAX_DEPTH = 160;
 
-/** The symbols of a tree, nested, in source order; `text` is the source that was parsed. */
-export function extractSymbols(root: Node, language: LanguageRules, text: string): CodeSymbol[] {
+/**
+ * The symbols of a tree, nested, in source order; `text` is the source that was parsed. With
+ * `keep`: only the symbols whose name it accepts, at any depth, flattened in tree order (each
+ * keeps its `container`, none has children), so that the others are never held (a generated
+ * header's 70,000 macros, when a call wants a few of them).
+ */
+export function extractSymbols(
+  root: Node,
+  language: LanguageRules,
+  text: string,
+  keep?: (name: string) => boolean,
+): CodeSymbol[] {
   const out: CodeSymbol[] = [];
-  new Extraction(language, text).walk(root, { scope: "top" }, out, 0);
+  new Extraction(language, text, keep ?? null).walk(root, { scope: "top" }, out, 0);
   return out;
 }
 
@@ -80,8 +90,11 @@ class Extraction {
   readonly #descent: Descent;
   /** Sorted UTF-16 offsets where a hint token starts (null: no hints, enter everything). */
   readonly #hints: number[] | null;
+  /** extractSymbols `keep`: the flat, filtered form. */
+  readonly #keep: ((name: string) => boolean) | null;
 
-  constructor(language: LanguageRules, text: string) {
+  constructor(language: LanguageRules, text: string, keep: ((name: string) => boolean) | null) {
+    this.#keep = keep;
     this.#rules = language.rules;
     this.#descent = language.descent;
     const pattern = language.descent.hints;
@@ -119,15 +132,24 @@ class Extraction {
 
   walk(container: Node, at: At, out: CodeSymbol[], depth: number): void {
     if (depth > MAX_DEPTH) return;
-    for (const child of container.namedChildren) {
-      if (child === null) continue;
-      const rule = this.#rules[child.type];
-      const steps = rule === undefined ? null : rule(child, at);
-      if (steps === null) {
-        this.#descend(child, at, out, depth);
-        continue;
-      }
-      this.#apply(steps, at, out, depth);
+    // A cursor rather than `namedChildren`: a generated header's root has 70,000 children, and
+    // their array would be held for the whole walk.
+    const cursor = container.walk();
+    try {
+      if (!cursor.gotoFirstChild()) return;
+      do {
+        if (!cursor.nodeIsNamed) continue;
+        const child = cursor.currentNode;
+        const rule = this.#rules[child.type];
+        const steps = rule === undefined ? null : rule(child, at);
+        if (steps === null) {
+          this.#descend(child, at, out, depth);
+          continue;
+        }
+        this.#apply(steps, at, out, depth);
+      } while (cursor.gotoNextSibling());
+    } finally {
+      cursor.delete();
     }
   }
 
@@ -154,14 +176,15 @@ class Extraction {
         column: step.nameNode.startPosition.column + 1,
       };
       if (container !== undefined && container !== "") symbol.container = container;
-      out.push(symbol);
+      const keep = this.#keep;
+      if (keep === null || keep(name)) out.push(symbol);
       if (step.bodies !== undefined) {
-        const children: CodeSymbol[] = [];
+        const children: CodeSymbol[] = keep === null ? [] : out;
         const inner: At = { scope: step.scope ?? "type", container: name };
         for (const body of step.bodies) {
           if (body !== null) this.walk(body, inner, children, depth + 1);
         }
-        if (children.length > 0) symbol.children = children;
+        if (keep === null && children.length > 0) symbol.children = children;
       }
     }
   }

@@ -37,7 +37,12 @@ interface Pending {
 interface Queued extends Pending {
   id: number;
   request: Omit<ParseRequest, "t" | "id" | "heapCapBytes">;
+  /** Parsed while no other batch is (ParseOptions `alone`). */
+  alone: boolean;
 }
+
+/** tree-sitter's WebAssembly heap when it starts (parser_worker.ts). */
+const INITIAL_HEAP_BYTES = 32 * 1024 * 1024;
 
 /** Batches a worker holds at once: one parsing, one waiting in its inbox. */
 const IN_FLIGHT = 2;
@@ -49,6 +54,8 @@ interface Slot {
   parsedBytes: number;
   /** The heap size the worker last reported. */
   heapBytes: number;
+  /** Its JavaScript heap as last reported. */
+  v8HeapBytes: number;
   retired: boolean;
   /** Workers started so far, for tests and the recycling count. */
   generation: number;
@@ -66,6 +73,8 @@ export class ParserPool {
   #retiring = new Set<Slot>();
   #parsedFiles = 0;
   readonly #queue: Queued[] = [];
+  /** The batch that runs alone, while it runs. */
+  #alone: number | null = null;
 
   constructor(options: ParserPoolOptions = {}) {
     this.#size = Math.max(1, options.workers ?? 2);
@@ -97,10 +106,17 @@ export class ParserPool {
     return bytes;
   }
 
-  /** Parses one batch of files on the least busy worker, once one has room for it. */
+  /**
+   * Parses one batch of files on the least busy worker, once one has room for it. `alone` (a
+   * batch with a file of megabytes, whose tree and symbols grow a worker's heaps the most): the
+   * batch waits until no other is being parsed, the other idle workers are ended (their heaps
+   * given back), and nothing else is parsed until it is done, so that two such heaps never add
+   * up.
+   */
   parse(
     request: Omit<ParseRequest, "t" | "id" | "heapCapBytes">,
     signal: AbortSignal,
+    options: { alone?: boolean } = {},
   ): Promise<ParsedFile[]> {
     signal.throwIfAborted();
     const id = this.#nextId++;
@@ -120,6 +136,7 @@ export class ParserPool {
       this.#queue.push({
         id,
         request,
+        alone: options.alone === true,
         resolve: (files) => {
           signal.removeEventListener("abort", onAbort);
           resolve(files);
@@ -159,10 +176,13 @@ export class ParserPool {
 
   /** Hands queued batches to the least busy workers while one has room. */
   #dispatch(): void {
-    while (this.#queue.length > 0) {
-      const slot = this.#pick();
+    while (this.#queue.length > 0 && this.#alone === null) {
+      const alone = this.#queue[0].alone;
+      if (alone && this.#busy()) return;
+      const slot = alone ? this.#soleWorker() : this.#pick();
       if (slot.pending.size >= IN_FLIGHT) return;
       const queued = this.#queue.shift()!;
+      if (alone) this.#alone = queued.id;
       slot.pending.set(queued.id, { resolve: queued.resolve, reject: queued.reject });
       const message: ParseRequest = {
         t: "parse",
@@ -171,6 +191,41 @@ export class ParserPool {
         heapCapBytes: this.#heapCapBytes,
       };
       slot.ready.then(() => slot.worker.postMessage(message));
+    }
+  }
+
+  /** Some worker, live or retiring, has a batch. */
+  #busy(): boolean {
+    for (const slot of this.#slots) if (slot !== null && slot.pending.size > 0) return true;
+    return this.#retiring.size > 0;
+  }
+
+  /**
+   * Ends the idle workers whose heaps have grown, when no batch waits: a call that grew them
+   * (thousands of files, a header of megabytes) gives their memory back before its answer is
+   * built. A worker whose WebAssembly heap is still its initial size and whose JavaScript heap
+   * is under half its recycle size stays (a fresh worker costs a runtime start).
+   */
+  shed(): void {
+    if (this.#queue.length > 0) return;
+    this.#endGrownIdle(null);
+  }
+
+  /** One idle worker for a batch that runs alone; the other grown idle ones are ended. */
+  #soleWorker(): Slot {
+    const slot = this.#pick();
+    this.#endGrownIdle(slot);
+    return slot;
+  }
+
+  #endGrownIdle(except: Slot | null): void {
+    for (let i = 0; i < this.#slots.length; i++) {
+      const other = this.#slots[i];
+      if (other === null || other === except || other.pending.size > 0) continue;
+      if (other.heapBytes > INITIAL_HEAP_BYTES || other.v8HeapBytes >= this.#v8RecycleBytes / 2) {
+        other.worker.terminate();
+        this.#slots[i] = null;
+      }
     }
   }
 
@@ -206,6 +261,7 @@ export class ParserPool {
       pending: new Map(),
       parsedBytes: 0,
       heapBytes: 0,
+      v8HeapBytes: 0,
       retired: false,
       generation: ++this.#generations,
     };
@@ -217,9 +273,11 @@ export class ParserPool {
       }
       const pending = slot.pending.get(message.id);
       slot.pending.delete(message.id);
+      if (message.id === this.#alone) this.#alone = null;
       if (message.t === "parsed") {
         slot.parsedBytes += message.bytes;
         slot.heapBytes = message.heapBytes;
+        slot.v8HeapBytes = message.v8HeapBytes;
         this.#parsedFiles += message.files.length;
         if (
           message.broken || slot.parsedBytes >= this.#recycleBytes ||
@@ -259,6 +317,7 @@ export class ParserPool {
 
   #kill(slot: Slot, reason: string): void {
     slot.worker.terminate();
+    if (this.#alone !== null && slot.pending.has(this.#alone)) this.#alone = null;
     const error = new Error(reason);
     for (const pending of slot.pending.values()) pending.reject(error);
     slot.pending.clear();

@@ -20,12 +20,14 @@ import {
   OPAQUE_CODE_TYPES,
   RULES,
 } from "./rules.ts";
-import { functionBodies, withoutBodies } from "./skip_bodies.ts";
+import { functionBodies, withoutBodies } from "../c_source/skip_bodies.ts";
 import { mayDefine, mayDefineAnywhere } from "../c_source/definition_sites.ts";
 import { blankAttributeMacros } from "./c_heads.ts";
+import { definitionRegions, regionText } from "../c_source/definition_regions.ts";
 import { repairTypeScript } from "./ts_repairs.ts";
 import { blankConditionals } from "./cpp_directives.ts";
 import {
+  FILTER_FROM_BYTES,
   FILTER_FROM_SYMBOLS,
   type FromParser,
   type ParsedFile,
@@ -166,6 +168,8 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
     bodiesSkipped: true,
     pruned: true,
   });
+  /** The items around the name's possible definitions, when only those are parsed. */
+  let regions: Array<[number, number]> | null = null;
   if (cFamily && message.skipBodies === true && message.references === undefined) {
     const wanted = message.definitionOf;
     if (wanted !== undefined && !mayDefineAnywhere(source, regexOf(wanted))) {
@@ -181,10 +185,32 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
       text = withoutBodies(source, bodies);
       bodiesSkipped = true;
     }
-  }
-  if (cFamily) ({ text, spans } = blankAttributeMacros(text));
+    ({ text, spans } = blankAttributeMacros(text));
+    if (wanted !== undefined && message.regions === true) {
+      regions = definitionRegions(text, regexOf(wanted));
+      // Every possible hit is in a comment or a preprocessor test: nothing defined here.
+      if (regions !== null && regions.length === 0) return pruned();
+    }
+  } else if (cFamily) ({ text, spans } = blankAttributeMacros(text));
   if (broken) return { path, ok: false, reason: "heap", size };
   const p = await parserFor(language.id, message.heapCapBytes);
+  if (regions !== null) {
+    const found = parseRegions(p, text, regions, language.id);
+    if (found === "heap") return { path, ok: false, reason: "heap", size };
+    if (found !== null) {
+      return {
+        path,
+        ok: true,
+        size,
+        mtimeMs,
+        symbols: keptSymbols(found, message),
+        partial: false,
+        bodiesSkipped: true,
+        regions: true,
+        ...(cppHeader ? { language: "cpp" as const } : {}),
+      };
+    }
+  }
   let tree: ReturnType<Parser["parse"]>;
   try {
     tree = p.parse(text);
@@ -214,12 +240,19 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   }
   try {
     const root = tree.rootNode;
-    let symbols = extractSymbols(root, RULES[language.id], text);
+    let symbols: CodeSymbol[];
     let filtered = false;
-    if (message.keep !== undefined && message.references === undefined) {
-      const keep = regexOf(message.keep);
-      if (countSymbols(symbols) > FILTER_FROM_SYMBOLS) {
-        symbols = matching(symbols, keep);
+    const keep = message.references === undefined ? message.keep : undefined;
+    if (keep !== undefined && (size >= FILTER_FROM_BYTES || message.keepAll === true)) {
+      // A file of megabytes, or a call over thousands of files: only the wanted names are ever
+      // held (not cached either way).
+      const wanted = regexOf(keep);
+      symbols = extractSymbols(root, RULES[language.id], text, (name) => wanted.test(name));
+      filtered = true;
+    } else {
+      symbols = extractSymbols(root, RULES[language.id], text);
+      if (keep !== undefined && countSymbols(symbols) > FILTER_FROM_SYMBOLS) {
+        symbols = matching(symbols, regexOf(keep));
         filtered = true;
       }
     }
@@ -250,6 +283,40 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * The symbols of the regions alone (definition_regions.ts): null when their parse has a syntax
+ * error (the split into items may be wrong there, so the caller parses the whole text), "heap"
+ * when the runtime ran out of heap.
+ */
+function parseRegions(
+  p: Parser,
+  text: string,
+  regions: ReadonlyArray<readonly [number, number]>,
+  language: LanguageId,
+): CodeSymbol[] | null | "heap" {
+  const kept = regionText(text, regions);
+  let tree: ReturnType<Parser["parse"]>;
+  try {
+    tree = p.parse(kept);
+  } catch {
+    broken = true;
+    return "heap";
+  }
+  if (tree === null) return null;
+  try {
+    if (tree.rootNode.hasError) return null;
+    return extractSymbols(tree.rootNode, RULES[language], kept);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** A region parse's symbols as posted: the matching ones only when there are many. */
+function keptSymbols(symbols: CodeSymbol[], message: ParseRequest): CodeSymbol[] {
+  if (message.keep === undefined || countSymbols(symbols) <= FILTER_FROM_SYMBOLS) return symbols;
+  return matching(symbols, regexOf(message.keep));
 }
 
 /**

@@ -41,14 +41,29 @@ export interface ParseOptions {
   definitionOf?: { source: string; flags: string };
   /**
    * With definitionsOnly: the names the call wants (a regex every wanted name matches). A file
-   * with thousands of symbols then hands over only those, flattened, and is not cached.
+   * with thousands of symbols then hands over only those, flattened, and is not cached; so does
+   * every file of a call that parses more than KEEP_ALL_FILES files (a prefix over a whole tree,
+   * whose symbols the cache could not hold anyway: they would only churn through it and the
+   * heaps).
    */
   keep?: { source: string; flags: string };
+  /**
+   * With definitionOf: a C/C++ file is parsed only around the name's possible definitions (its
+   * outcome lists those items' symbols and is not cached as the file's).
+   */
+  regions?: boolean;
 }
 
 /** Files per parse batch, and bytes: enough to amortise a message, small enough to spread. */
 const BATCH_FILES = 24;
 const BATCH_BYTES = 512 * 1024;
+/**
+ * A batch with this many bytes (a file of megabytes: a generated header of 70,000 macros) is
+ * parsed alone (ParserPool `alone`): its tree and symbols grow a worker's heaps the most.
+ */
+export const ALONE_BYTES = 1024 * 1024;
+/** Files to parse above which a call with `keep` gets only the wanted symbols of every file. */
+export const KEEP_ALL_FILES = 2048;
 
 export class SymbolService {
   readonly cache: SymbolCache;
@@ -67,7 +82,7 @@ export class SymbolService {
    */
   async #parseAll(
     files: Array<{ path: string; size: number }>,
-    parse: (batch: string[]) => Promise<void>,
+    parse: (batch: string[], options: { alone: boolean }) => Promise<void>,
     signal: AbortSignal,
   ): Promise<void> {
     if (files.length === 0) return;
@@ -77,9 +92,12 @@ export class SymbolService {
       ? null
       : await queue.acquire(signal, list.length > 1 ? "all" : 1);
     try {
-      await Promise.all(list.map(parse));
+      await Promise.all(
+        list.map((batch) => parse(batch.files, { alone: batch.bytes >= ALONE_BYTES })),
+      );
     } finally {
       release?.();
+      this.parsers.shed();
     }
   }
 
@@ -130,7 +148,7 @@ export class SymbolService {
       misses.push({ path, size: info?.size ?? 0 });
     }
     options.progress?.(done);
-    await this.#parseAll(misses, async (batch) => {
+    await this.#parseAll(misses, async (batch, lane) => {
       const files = await this.parsers.parse(
         {
           ws: ws.options,
@@ -139,8 +157,12 @@ export class SymbolService {
           skipBodies: options.definitionsOnly === true,
           definitionOf: options.definitionsOnly === true ? options.definitionOf : undefined,
           keep: options.definitionsOnly === true ? options.keep : undefined,
+          keepAll: options.definitionsOnly === true && options.keep !== undefined &&
+            misses.length > KEEP_ALL_FILES,
+          regions: options.definitionsOnly === true && options.regions === true,
         },
         options.signal,
+        lane,
       );
       for (const file of files) take(file.path, this.#absorb(ws, file));
       done += files.length;
@@ -167,10 +189,11 @@ export class SymbolService {
       } else sized.push({ path, size: info?.size ?? 0 });
     }
     let done = out.length;
-    await this.#parseAll(sized, async (batch) => {
+    await this.#parseAll(sized, async (batch, lane) => {
       const files = await this.parsers.parse(
         { ws: ws.options, files: batch, maxBytes: options.maxBytes, references: query },
         options.signal,
+        lane,
       );
       for (const file of files) {
         this.#absorb(ws, file);
@@ -202,7 +225,9 @@ export class SymbolService {
   #absorb(ws: Workspace, file: ParsedFile): FileOutcome {
     if (!file.ok) return { ok: false, reason: file.reason, size: file.size };
     if (file.pruned === true) return { ok: true, symbols: [], partial: false };
-    if (file.filtered === true) return { ok: true, symbols: file.symbols, partial: file.partial };
+    if (file.filtered === true || file.regions === true) {
+      return { ok: true, symbols: file.symbols, partial: file.partial };
+    }
     const key = cacheKey(ws, file.path);
     const language = file.language === undefined ? {} : { language: file.language };
     this.cache.set(key, file.size, file.mtimeMs, {
@@ -219,19 +244,25 @@ function cacheKey(ws: Workspace, path: string): string {
   return `${ws.root}\0${path}`;
 }
 
-function batches(files: Array<{ path: string; size: number }>): string[][] {
-  const out: string[][] = [];
+function batches(files: Array<{ path: string; size: number }>): Batch[] {
+  const out: Batch[] = [];
   let current: string[] = [];
   let bytes = 0;
   for (const file of files) {
     if (current.length > 0 && (current.length >= BATCH_FILES || bytes + file.size > BATCH_BYTES)) {
-      out.push(current);
+      out.push({ files: current, bytes });
       current = [];
       bytes = 0;
     }
     current.push(file.path);
     bytes += file.size;
   }
-  if (current.length > 0) out.push(current);
+  if (current.length > 0) out.push({ files: current, bytes });
   return out;
+}
+
+interface Batch {
+  files: string[];
+  /** Their sizes as stat gave them. */
+  bytes: number;
 }

@@ -12,7 +12,7 @@ export interface ParseRequest {
   maxBytes: number;
   /** When set: also report where this name occurs as an identifier, with `context` lines. */
   references?: { name: string; context: number };
-  /** Definitions only: C/C++ function bodies may be cut out before parsing (skip_bodies.ts). */
+  /** Definitions only: C/C++ function bodies may be cut out before parsing (lib/c_source/skip_bodies.ts). */
   skipBodies?: boolean;
   /** The cap of the worker's WebAssembly heap, fixed by the first request (bytes). */
   heapCapBytes: number;
@@ -28,14 +28,28 @@ export interface ParseRequest {
   definitionOf?: { source: string; flags: string };
   /**
    * With skipBodies: a file with more than FILTER_FROM_SYMBOLS symbols (a generated header of
-   * 70,000 register macros) posts only those whose name this regex matches, flattened
-   * (`filtered`), so that neither side holds the whole list.
+   * 70,000 register macros), or of FILTER_FROM_BYTES or more, posts only those whose name this
+   * regex matches, flattened (`filtered`), so that neither side holds the whole list.
    */
   keep?: { source: string; flags: string };
+  /** With keep: every file posts only the matching symbols (a call over thousands of files). */
+  keepAll?: boolean;
+  /**
+   * With definitionOf: a C/C++ file's parse covers only the top-level items around the name's
+   * possible definitions (lib/c_source/definition_regions.ts; the whole text when that parse
+   * has a syntax error), and posts their symbols (`regions`). For an exact name: a prefix that
+   * matches most identifiers would keep most items anyway.
+   */
+  regions?: boolean;
 }
 
 /** Symbols in one file above which a find_symbol parse posts only the matching ones. */
 export const FILTER_FROM_SYMBOLS = 4096;
+/**
+ * A file of this many bytes or more posts only the matching symbols to a find_symbol parse
+ * whatever their number, and holds no others while they are extracted (extract.ts `keep`).
+ */
+export const FILTER_FROM_BYTES = 1024 * 1024;
 
 export type ToParser = ParseRequest;
 
@@ -64,6 +78,11 @@ export type ParsedFile =
      * children): not the file's symbols, never cached.
      */
     filtered?: boolean;
+    /**
+     * Only the symbols of the items around the name's possible definitions (ParseRequest
+     * `regions`): not the file's symbols, never cached as such.
+     */
+    regions?: true;
     references?: Reference[];
     /** Text of the reference lines and their context lines, by 1-based line number. */
     lines?: Record<number, string>;

@@ -252,17 +252,18 @@ async function byNames(
   const context = input["-C"] ?? 0;
   // The parser workers start while the candidate scan runs.
   ctx.session.symbols.warm(ctx.workspace);
-  const { scope, candidates } = await symbolCandidates(ctx, input, {
+  const { scope, candidates, release } = await symbolCandidates(ctx, input, {
     name,
     match: "exact",
     ignoreCase: false,
   });
   const maxBytes = ctx.config.maxReadBytes;
+  // The index hears of the scan once the parse is done (symbolCandidates).
   const files = await ctx.session.symbols.references(ws, candidates, { name, context }, {
     signal: ctx.signal,
     maxBytes,
     progress: (n) => ctx.progress(n, candidates.length, "files parsed"),
-  });
+  }).finally(release);
   const held: Held[] = [];
   let skipped = 0;
   let totalFiles = 0;

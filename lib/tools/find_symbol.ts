@@ -159,7 +159,7 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   const kind = input.kind ?? null;
   // The parser workers start while the candidate scan runs.
   ctx.session.symbols.warm(ws);
-  const { scope, candidates, surelyUses } = await symbolCandidates(
+  const { scope, candidates, surelyUses, release } = await symbolCandidates(
     ctx,
     input,
     { name, match, ignoreCase },
@@ -190,6 +190,7 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   const toParse = surelyUses.size === 0
     ? candidates
     : candidates.filter((path) => !surelyUses.has(path));
+  // The index hears of the scan once the parse is done (symbolCandidates).
   await ctx.session.symbols.eachFile(ws, toParse, {
     signal: ctx.signal,
     maxBytes,
@@ -197,6 +198,8 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     definitionsOnly: true,
     definitionOf: { source: wanted.source, flags: wanted.flags },
     keep: { source: wanted.source, flags: wanted.flags },
+    // An exact name's few possible definitions: only the items around them are parsed.
+    regions: match === "exact",
   }, (path, outcome) => {
     if (!outcome.ok) {
       unparsed.set(path, outcome);
@@ -205,7 +208,7 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     }
     if (outcome.partial) partialSet.add(path);
     tally.add(path, collect(path, outcome.symbols, (s) => test(s.name)));
-  });
+  }).finally(release);
   const partial: string[] = [];
   let skipped = 0;
   for (const path of candidates) {

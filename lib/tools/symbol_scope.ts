@@ -2,6 +2,7 @@
 import { type ToolContext, ToolError } from "./tool.ts";
 import { scopeOf, searchFailure } from "./search_support.ts";
 import type { ScopeArguments, SearchScope } from "../search/scope.ts";
+import { holdingIndexNotice } from "../search/search.ts";
 import { candidateFiles, type NameMatch, otherFiles } from "../symbols/candidates.ts";
 import { languageNames, languageOf } from "../symbols/languages.ts";
 import type { UnparsedReason } from "../symbols/worker_protocol.ts";
@@ -9,18 +10,22 @@ import type { UnparsedReason } from "../symbols/worker_protocol.ts";
 /**
  * The scope of path, glob and type, and the files in it that mention `name` as a whole word (one
  * scan on the search pool, or the trigram index when it is ready). ToolError (or WorkspaceError)
- * for the model to fix.
+ * for the model to fix. The index hears of the scan only when the caller calls `release` (in a
+ * `finally`, after its parse): see lib/search/search.ts holdingIndexNotice.
  */
 export async function symbolCandidates(
   ctx: ToolContext,
   args: ScopeArguments,
   query: { name: string; match: NameMatch; ignoreCase: boolean },
   options: { definitions: boolean } = { definitions: false },
-): Promise<{ scope: SearchScope; candidates: string[]; surelyUses: Set<string> }> {
+): Promise<
+  { scope: SearchScope; candidates: string[]; surelyUses: Set<string>; release: () => void }
+> {
   const scope = scopeOf(ctx.workspace, args);
   if (scope.single) supportedLanguage(scope.base, "search");
+  const held = holdingIndexNotice(ctx.session);
   try {
-    const found = await candidateFiles(ctx.session, {
+    const found = await candidateFiles(held.engine, {
       ws: ctx.workspace.options,
       ...scope,
       ...query,
@@ -29,8 +34,14 @@ export async function symbolCandidates(
       progress: (n) => ctx.progress(n),
       timeoutMs: ctx.config.regexTimeoutMs,
     }, options);
-    return { scope, candidates: found.paths, surelyUses: found.surelyUses };
+    return {
+      scope,
+      candidates: found.paths,
+      surelyUses: found.surelyUses,
+      release: held.release,
+    };
   } catch (error) {
+    held.release();
     throw searchFailure(error, query.name, ctx.config.regexTimeoutMs);
   }
 }

@@ -157,6 +157,10 @@ const BIG_TABLE = `static const int table[] = {\n${
   "\t0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8,\n".repeat(40_000)
 }};\n`;
 const MiB = 1024 * 1024;
+/** 984,000 bytes: a tree that grows a heap past 33 MiB, in a file under ALONE_BYTES. */
+const TABLE_UNDER_A_MIB = `static const int table[] = {\n${
+  "\t0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8,\n".repeat(24_000)
+}};\n`;
 
 function namesOf(outcome: FileOutcome | undefined): string[] | null {
   return outcome?.ok ? outcome.symbols.map((s) => s.name) : null;
@@ -190,8 +194,9 @@ Deno.test("symbols: a parser worker over its heap share gets no more batches of 
   // holds at most two batches at once: it parses the two it was given, then a fresh worker takes
   // the next two. A pool that handed one worker all the batches of a call would parse all four
   // in one ever-grown heap (one worker started).
+  // (Under a MiB each: a file of a MiB or more is parsed alone, see the next tests.)
   const files: Record<string, string> = {};
-  for (let i = 0; i < 4; i++) files[`big${i}.c`] = BIG_TABLE.replace("table", `table${i}`);
+  for (let i = 0; i < 4; i++) files[`big${i}.c`] = TABLE_UNDER_A_MIB.replace("table", `table${i}`);
   await withService(files, async (service, ws) => {
     const got = await service.symbols(ws, Object.keys(files), { signal, maxBytes: 4 * MiB });
     for (let i = 0; i < 4; i++) assert.deepEqual(namesOf(got.get(`big${i}.c`)), [`table${i}`]);
@@ -362,4 +367,74 @@ Deno.test("symbols: warming starts the parser workers before the first batch", a
     assert.deepEqual(namesOf(got.get("a.go")), ["A"]);
     assert.equal(service.parsers.started, 2, "the first parse used a warmed worker");
   }, { workers: 2 });
+});
+
+Deno.test("symbols: a batch with a file of a MiB or more is parsed while no other batch is", async () => {
+  // Batches: [a.go], [big.c] (1.6 MB, alone), [b.go, c.go]. Two batches in flight at once
+  // would let b.go and c.go finish on the other worker while big.c parses.
+  const files = {
+    "a.go": "package a\n\nfunc A() {}\n",
+    "big.c": BIG_TABLE,
+    "b.go": "package b\n\nfunc B() {}\n",
+    "c.go": "package c\n\nfunc C() {}\n",
+  };
+  await withService(files, async (service, ws) => {
+    const order: string[] = [];
+    await service.eachFile(ws, Object.keys(files), { signal, maxBytes: 4 * MiB }, (path) => {
+      order.push(path);
+    });
+    assert.deepEqual(order, ["a.go", "big.c", "b.go", "c.go"]);
+  }, { workers: 2 });
+});
+
+Deno.test("symbols: a parser worker whose heap a call grew is ended when the call is done", async () => {
+  await withService(
+    { "small.go": "package s\n\nfunc A() {}\n", "big.c": TABLE_UNDER_A_MIB },
+    async (service, ws) => {
+      await service.symbols(ws, ["small.go"], { signal, maxBytes: 4 * MiB });
+      assert.ok(service.parsers.heapBytes > 0, "a worker that did not grow stays");
+      const big = await service.symbols(ws, ["big.c"], { signal, maxBytes: 4 * MiB });
+      assert.deepEqual(namesOf(big.get("big.c")), ["table"]);
+      assert.equal(service.parsers.heapBytes, 0, "the grown worker is gone with its heap");
+      await Deno.writeTextFile(`${ws.root}/small.go`, "package s\n\nfunc C() {}\n");
+      const got = await service.symbols(ws, ["small.go"], { signal, maxBytes: 4 * MiB });
+      assert.deepEqual(namesOf(got.get("small.go")), ["C"]);
+      assert.equal(service.parsers.started, 2);
+    },
+  );
+});
+
+Deno.test("symbols: a file of a MiB or more hands find_symbol only the wanted names, however few", async () => {
+  const header = [
+    `/*${" padding of a generated header ".repeat(40_000)}*/`,
+    "struct box {",
+    "\tint wanted_field;",
+    "\tstruct inner { int wanted_inner; int other; } in;",
+    "};",
+    "static int wanted_fn(void) { return 1; }",
+    "static int other_fn(void) { return 2; }",
+    "",
+  ].join("\n");
+  assert.ok(header.length >= MiB);
+  await withService({ "big.h": header }, async (service, ws) => {
+    const got: FileOutcome[] = [];
+    const pattern = { source: "\\bwanted", flags: "u" };
+    await service.eachFile(ws, ["big.h"], {
+      signal,
+      maxBytes: 4 * MiB,
+      definitionsOnly: true,
+      keep: pattern,
+    }, (_, outcome) => got.push(outcome));
+    const outcome = got[0];
+    assert.ok(outcome.ok);
+    assert.deepEqual(
+      outcome.symbols.map((s) => [s.kind, s.name, s.line, s.container ?? null, s.children ?? null]),
+      [
+        ["field", "wanted_field", 3, "box", null],
+        ["field", "wanted_inner", 4, "inner", null],
+        ["function", "wanted_fn", 6, null, null],
+      ],
+    );
+    assert.equal(service.cache.size, 0, "a filtered answer is not the file's symbols");
+  });
 });

@@ -1,6 +1,6 @@
 /** Blanking C function bodies keeps every position and every definition outside the bodies. */
 import assert from "node:assert/strict";
-import { skipFunctionBodies } from "../../lib/symbols/skip_bodies.ts";
+import { skipFunctionBodies } from "../../lib/c_source/skip_bodies.ts";
 
 Deno.test("skip bodies: a function body keeps only its line breaks; struct bodies stay", () => {
   const text =
