@@ -13,7 +13,7 @@
  *   when they exist, denoland/std (`--std DIR`) and psf/requests (`--requests DIR`).
  *
  *   BENCH_CORPUS=/path/to/linux-source-6.1 \
- *     deno run --allow-read --allow-run --allow-env bench/symbols.ts [--rounds 3] [--warm 30] \
+ *     deno run --allow-read --allow-run --allow-env --unstable-worker-options bench/symbols.ts [--rounds 3] [--warm 30] \
  *     [--names a,b] [--std /work/corpora/denoland+std] [--requests /work/corpora/psf+requests] \
  *     [--skip cold,index,ctags]
  */

@@ -7,7 +7,7 @@
  * `path:line kind name` sets.
  *
  *   BENCH_CORPUS=/path/to/linux-source-6.1 \
- *     deno run --allow-read --allow-run --allow-env bench/symbols_equality.ts [--names a,b]
+ *     deno run --allow-read --allow-run --allow-env --unstable-worker-options bench/symbols_equality.ts [--names a,b]
  */
 import { parseLine, Peer } from "./client.ts";
 import { CORPUS, oursCommand, requireCorpusAndServer, serverLabel } from "./servers.ts";
