@@ -121,6 +121,20 @@ export class LayeredIndex {
     return out;
   }
 
+  /** Every live record, in rels()'s order (what a stat pass compares with the disk). */
+  liveRecords(): (StoredFile | FileRecord)[] {
+    const out: (StoredFile | FileRecord)[] = [];
+    for (const layer of this.#layers) {
+      const files = layer.shard.files;
+      for (let i = 0; i < files.length; i++) if (layer.live[i] === 1) out.push(files[i]);
+    }
+    for (const rel of this.#overlay.byRel.keys()) {
+      const own = this.#overlay.get(rel);
+      if (own !== undefined) out.push(own);
+    }
+    return out;
+  }
+
   get liveFiles(): number {
     let n = this.#overlay.liveFiles;
     for (const layer of this.#layers) n += layer.liveCount;

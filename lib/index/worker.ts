@@ -812,8 +812,8 @@ async function statPass(
   only: PassLimits = {},
 ): Promise<{ stale: number; gone: number; how: string; fast: boolean } | "stopped"> {
   const counts = { stale: 0, gone: 0, checked: 0 };
-  const compare = (e: Entry) => {
-    const stored = idx.get(e.rel);
+  const compare = (e: Entry, known?: StoredFile | FileRecord) => {
+    const stored = known ?? idx.get(e.rel);
     if (stored !== undefined && trusted(stored, e)) return;
     idx.add(e, null); // a "scan" file until read again
     reread.add(e.rel);
@@ -848,14 +848,14 @@ async function folderPass(
   gen: number,
   idx: LayeredIndex,
   table: FolderTable,
-  compare: (e: Entry) => void,
+  compare: (e: Entry, known?: StoredFile | FileRecord) => void,
   counts: { stale: number; gone: number; checked: number },
   only: PassLimits,
 ): Promise<string | null | "stopped"> {
   const root = ws!.root;
-  const live = idx.rels();
+  const live = idx.liveRecords();
   // Every stored file must lie in a stored folder; otherwise the table is not the index's.
-  for (const rel of live) if (!table.folders.has(parentOf(rel))) return null;
+  for (const stored of live) if (!table.folders.has(parentOf(stored.rel))) return null;
   let last = performance.now();
   const pause = async (): Promise<boolean> => {
     if (performance.now() - last > SLICE_MS) {
@@ -885,7 +885,7 @@ async function folderPass(
   const early = only.beforeWatch;
   if (early !== undefined) { for (const rel of walked) early.add(rel); }
   for (let i = 0; i < live.length; i++) {
-    const rel = live[i];
+    const rel = live[i].rel;
     if (walked.has(rel)) continue;
     if (!sure.has(parentOf(rel))) {
       idx.remove(rel); // its folder was read again without it, or is gone
@@ -894,7 +894,8 @@ async function folderPass(
     }
     if (only.recheck !== undefined && !only.recheck.has(rel)) continue;
     if (early !== undefined && !watchReady) early.add(rel);
-    const stored = idx.get(rel)!;
+    const stored = idx.get(rel);
+    if (stored === undefined) continue; // removed meanwhile
     let info: Deno.FileInfo;
     try {
       info = Deno.lstatSync(stored.real === "" ? joinRoot(root, rel) : stored.real);
@@ -914,7 +915,7 @@ async function folderPass(
         dev: info.dev,
         ino: info.ino ?? 0,
         ctimeMs: info.ctime?.getTime() ?? 0,
-      });
+      }, stored);
     }
     if ((i & 511) === 0 && !(await pause())) return "stopped";
   }
