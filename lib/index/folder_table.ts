@@ -10,14 +10,15 @@
  *   again at every start; so does the root for the folders above it;
  * - symlinks: a link's target may change, appear or go without any mtime here moving (a link
  *   further along its path retargeted, its target created), so each folder records where each
- *   of its links led when it was listed (the kind and real path of the target, or that it led
- *   nowhere), resolved before the walk served them; at every start the links are resolved
- *   again, and a folder whose links lead elsewhere now is read again;
+ *   of its links led when it was listed (the target's kind, identity and a hash of its real
+ *   path, or that it led nowhere), resolved before the walk served them; at every start the
+ *   links are resolved again, and a folder whose links lead elsewhere now is read again;
  * - racy times: a folder (or an ignore file) whose mtime or ctime is not older than the moment
  *   it was listed by RACY_MS may have changed again unseen: it counts as changed.
  */
 import { joinRoot } from "../workspace/names.ts";
 import { entryExists } from "../workspace/lstat.ts";
+import { checksum } from "./checksum.ts";
 
 /** A time not older than this before the listing may hide a later change (coarse clocks). */
 export const RACY_MS = 2000;
@@ -131,12 +132,22 @@ export function aboveRootRules(root: string, listedAt: number): string {
 /** More symlinks than this in one folder: its links are not recorded ("!": read again). */
 const MAX_LINKS = 256;
 
-/** Where the link at `path` leads now: "d" or "f" (or "o", other) and the real path; "-": nowhere. */
+const encoder = new TextEncoder();
+
+/**
+ * Where the link at `path` leads now: its target's kind ("d", "f", or "o" for other), identity
+ * and a 64-bit hash of its real path, or "-" when it leads nowhere. The path itself is not kept:
+ * a link may lead to a file the session does not serve (outside the root, a secret), whose name
+ * has no place in the cache.
+ */
 function linkTarget(path: string): string {
   try {
     const info = Deno.statSync(path);
     const kind = info.isDirectory ? "d" : info.isFile ? "f" : "o";
-    return kind + Deno.realPathSync(path);
+    const real = encoder.encode(Deno.realPathSync(path));
+    return `${kind}${info.dev}:${info.ino ?? 0}:${checksum(real).toString(36)}.${
+      checksum(real, 0x5bd1e995).toString(36)
+    }`;
   } catch {
     return "-";
   }

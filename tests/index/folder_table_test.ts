@@ -67,6 +67,25 @@ Deno.test("folder table: a folder whose links lead where they did is trusted", a
   }
 });
 
+Deno.test("folder table: a link's record keeps no path of what it leads to (outside the root, a secret)", async () => {
+  const dir = await folder();
+  const outside = await folder();
+  try {
+    Deno.writeTextFileSync(`${outside}/private_target_name_7f3a.txt`, "x");
+    Deno.writeTextFileSync(`${dir}/.env`, "TOKEN=1");
+    Deno.symlinkSync(`${outside}/private_target_name_7f3a.txt`, `${dir}/out.txt`);
+    Deno.symlinkSync(".env", `${dir}/env_link`);
+    aged(dir);
+    const record = recordOf(dir, Date.now() + 3000, entries(dir))!;
+    assert.doesNotMatch(record.links, /private_target_name_7f3a|\.env"?\]|shipcode-folders/);
+    assert.match(record.links, /"env_link"/); // the link's own name is in the folder's listing
+    assert.equal(unchangedListing(record), true);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
 Deno.test("folder table: a link that leads elsewhere with its folder unchanged is a change", async () => {
   // Each case changes where a link of `links/` leads without touching `links/` itself.
   const cases: [string, (dir: string) => void][] = [
