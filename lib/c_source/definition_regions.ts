@@ -8,7 +8,7 @@
  * may be wrong, and the whole text is parsed instead. Pure text functions.
  */
 import { mayDefine, mayDefineAnywhere, possibleDefinitions } from "./definition_sites.ts";
-import { functionBodies, withoutBodies } from "./skip_bodies.ts";
+import { functionBodies } from "./skip_bodies.ts";
 import { topLevelItems } from "./top_level_items.ts";
 
 /**
@@ -19,16 +19,15 @@ import { topLevelItems } from "./top_level_items.ts";
  */
 export function fileMayDefine(text: string, pattern: RegExp): boolean {
   if (!mayDefineAnywhere(text, pattern)) return false;
-  const bodies = functionBodies(text);
-  let cut = text;
-  if (bodies !== null && bodies.length > 0) {
-    if (!mayDefine(text, bodies, pattern)) return false;
-    cut = withoutBodies(text, bodies);
-  }
-  const hits = possibleDefinitions(cut, pattern, MANY_HITS);
+  const bodies = functionBodies(text) ?? [];
+  if (bodies.length > 0 && !mayDefine(text, bodies, pattern)) return false;
+  // The hits outside the bodies, found in the text itself (no copy with the bodies cut).
+  const hits = possibleDefinitions(text, pattern, { limit: MANY_HITS, bodies });
   // So many hits (a prefix of common names) that one surely is a definition: not lexed.
   if (hits.length >= MANY_HITS) return true;
-  const regions = regionsAround(cut, hits);
+  // The items of the whole text are those of the text with its bodies cut (a body lies inside
+  // its item, between balanced braces).
+  const regions = regionsAround(text, hits);
   return regions === null || regions.length > 0;
 }
 

@@ -124,16 +124,30 @@ export function mayDefine(
 
 /**
  * The start of each identifier hit by `pattern` (per line, no anchors) that may be a definition
- * judging by its neighbours, in text order, each identifier once: for a text whose function
- * bodies are already cut out (definition_regions.ts parses only the items around these). At
- * most `limit` of them.
+ * judging by its neighbours, in text order, each identifier once, none inside `bodies` (sorted
+ * [start, end) spans of function bodies; or a text whose bodies are already cut out):
+ * definition_regions.ts parses only the items around these. At most `limit` of them. A hit
+ * outside every body has the same neighbours with or without the bodies (a body lies between
+ * braces, and each test stops at the first significant character).
  */
-export function possibleDefinitions(text: string, pattern: RegExp, limit = Infinity): number[] {
+export function possibleDefinitions(
+  text: string,
+  pattern: RegExp,
+  options: { limit?: number; bodies?: ReadonlyArray<readonly [number, number]> } = {},
+): number[] {
+  const limit = options.limit ?? Infinity;
+  const bodies = options.bodies ?? [];
   const flags = pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`;
   const global = new RegExp(pattern.source, flags);
   const out: number[] = [];
+  let b = 0;
   for (let m = global.exec(text); m !== null; m = global.exec(text)) {
     if (m[0] === "") global.lastIndex++;
+    while (b < bodies.length && bodies[b][1] <= m.index) b++;
+    if (b < bodies.length && m.index >= bodies[b][0]) {
+      global.lastIndex = Math.max(global.lastIndex, bodies[b][1]);
+      continue;
+    }
     let start = m.index;
     while (start > 0 && isWordChar(text.charCodeAt(start - 1))) start--;
     let end = m.index + m[0].length;

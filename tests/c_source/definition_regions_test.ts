@@ -69,3 +69,10 @@ Deno.test("file may define: a hit only inside function bodies or as an operand i
   assert.equal(fileMayDefine(text, KMALLOC), false);
   assert.equal(fileMayDefine(text + "void *kmalloc(int n);\n", KMALLOC), true);
 });
+
+Deno.test("file may define: what looks like a definition inside a body is none, one after it is", () => {
+  const inside = "static int f(void)\n{\n\tint kmalloc;\n\t/* } */\n}\n";
+  assert.equal(fileMayDefine(inside, KMALLOC), false);
+  assert.equal(fileMayDefine(inside + "int kmalloc;\n", KMALLOC), true);
+  assert.equal(fileMayDefine(inside + "// int kmalloc;\n", KMALLOC), false);
+});
