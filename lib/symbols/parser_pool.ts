@@ -211,9 +211,22 @@ export class ParserPool {
     this.#endGrownIdle(null);
   }
 
-  /** One idle worker for a batch that runs alone; the other grown idle ones are ended. */
+  /**
+   * One idle worker for a batch that runs alone (a live one when there is one: batches that run
+   * alone one after another keep to one worker); the other grown idle ones are ended.
+   */
   #soleWorker(): Slot {
-    const slot = this.#pick();
+    let slot: Slot | null = null;
+    for (const live of this.#slots) {
+      if (live !== null && !live.retired && live.pending.size === 0) {
+        if (
+          slot === null || live.heapBytes + live.v8HeapBytes < slot.heapBytes + slot.v8HeapBytes
+        ) {
+          slot = live;
+        }
+      }
+    }
+    slot ??= this.#pick();
     this.#endGrownIdle(slot);
     return slot;
   }

@@ -78,12 +78,15 @@ export class SymbolService {
 
   /**
    * Parses the batches holding units of the work queue (when there is one): one for a single
-   * batch, every unit when the batches spread over the parser workers.
+   * batch, every unit when the batches spread over the parser workers. `oneAtATime` (a
+   * find_symbol over more than KEEP_ALL_FILES files, a prefix over a whole tree): every batch runs
+   * alone, so one worker parses them all, one heap instead of two (about 1.5x the time).
    */
   async #parseAll(
     files: Array<{ path: string; size: number }>,
     parse: (batch: string[], options: { alone: boolean }) => Promise<void>,
     signal: AbortSignal,
+    oneAtATime = false,
   ): Promise<void> {
     if (files.length === 0) return;
     const list = batches(files);
@@ -93,7 +96,9 @@ export class SymbolService {
       : await queue.acquire(signal, list.length > 1 ? "all" : 1);
     try {
       await Promise.all(
-        list.map((batch) => parse(batch.files, { alone: batch.bytes >= ALONE_BYTES })),
+        list.map((batch) =>
+          parse(batch.files, { alone: oneAtATime || batch.bytes >= ALONE_BYTES })
+        ),
       );
     } finally {
       release?.();
@@ -148,26 +153,31 @@ export class SymbolService {
       misses.push({ path, size: info?.size ?? 0 });
     }
     options.progress?.(done);
-    await this.#parseAll(misses, async (batch, lane) => {
-      const files = await this.parsers.parse(
-        {
-          ws: ws.options,
-          files: batch,
-          maxBytes: options.maxBytes,
-          skipBodies: options.definitionsOnly === true,
-          definitionOf: options.definitionsOnly === true ? options.definitionOf : undefined,
-          keep: options.definitionsOnly === true ? options.keep : undefined,
-          keepAll: options.definitionsOnly === true && options.keep !== undefined &&
-            misses.length > KEEP_ALL_FILES,
-          regions: options.definitionsOnly === true && options.regions === true,
-        },
-        options.signal,
-        lane,
-      );
-      for (const file of files) take(file.path, this.#absorb(ws, file));
-      done += files.length;
-      options.progress?.(done);
-    }, options.signal);
+    await this.#parseAll(
+      misses,
+      async (batch, lane) => {
+        const files = await this.parsers.parse(
+          {
+            ws: ws.options,
+            files: batch,
+            maxBytes: options.maxBytes,
+            skipBodies: options.definitionsOnly === true,
+            definitionOf: options.definitionsOnly === true ? options.definitionOf : undefined,
+            keep: options.definitionsOnly === true ? options.keep : undefined,
+            keepAll: options.definitionsOnly === true && options.keep !== undefined &&
+              misses.length > KEEP_ALL_FILES,
+            regions: options.definitionsOnly === true && options.regions === true,
+          },
+          options.signal,
+          lane,
+        );
+        for (const file of files) take(file.path, this.#absorb(ws, file));
+        done += files.length;
+        options.progress?.(done);
+      },
+      options.signal,
+      misses.length > KEEP_ALL_FILES,
+    );
   }
 
   /**

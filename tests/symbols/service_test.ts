@@ -438,3 +438,28 @@ Deno.test("symbols: a file of a MiB or more hands find_symbol only the wanted na
     assert.equal(service.cache.size, 0, "a filtered answer is not the file's symbols");
   });
 });
+
+Deno.test("symbols: a find_symbol over thousands of files parses on one worker, wanted names only", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 2100; i++) {
+    files[`p/f${i}.go`] = `package p\n\nfunc Wanted${i}() {}\n\nfunc other${i}() {}\n`;
+  }
+  await withService(files, async (service, ws) => {
+    const pattern = { source: "\\bWanted", flags: "u" };
+    let ok = 0;
+    await service.eachFile(ws, Object.keys(files), {
+      signal,
+      maxBytes: MiB,
+      definitionsOnly: true,
+      keep: pattern,
+    }, (path, outcome) => {
+      assert.ok(outcome.ok);
+      const i = path.slice("p/f".length, -".go".length);
+      assert.deepEqual(outcome.symbols.map((s) => s.name), [`Wanted${i}`]);
+      ok++;
+    });
+    assert.equal(ok, 2100);
+    assert.equal(service.parsers.started, 1, "one heap, not two");
+    assert.equal(service.cache.size, 0, "the wanted names are not the files' symbols");
+  }, { workers: 2 });
+});
