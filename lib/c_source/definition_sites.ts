@@ -21,6 +21,7 @@
  * `#define` before it) may be a definition, and the file is parsed. The test errs only towards
  * parsing: a file it rules out cannot hold a definition of the name.
  */
+import { isBlank, lastSignificant, nextSignificant } from "./lexing.ts";
 
 const TAG_KEYWORDS: ReadonlySet<string> = new Set(["struct", "union", "enum", "class"]);
 
@@ -66,7 +67,7 @@ export function mayDefineAnywhere(text: string, pattern: RegExp): boolean {
  * the start of an `if (`/`while (` condition. A declarator's name never does.
  */
 function isOperand(text: string, start: number): boolean {
-  const c = before(text, start);
+  const c = lastSignificant(text, 0, start);
   // Not `&` (`int &f()`), `~` (`Foo::~Foo()`), `[` (`auto [a, b]`) or `*`: C++ declarators.
   if (
     c === 61 || c === 33 || c === 124 || c === 63 || c === 43 || c === 45 || c === 47 ||
@@ -163,10 +164,10 @@ export function possibleDefinitions(
 function isUse(text: string, start: number, end: number): boolean {
   const word = previousWord(text, start);
   if (word === "define") return false; // `#define name ...`
-  const next = nextSignificant(text, end);
+  const next = nextSignificant(text, end, true);
   const after = next < 0 ? 0 : text.charCodeAt(next);
   // `a.name`, `a->name`: a member access (a field is defined in its type's body, without these).
-  if (before(text, start) === 46 || arrowBefore(text, start)) return true;
+  if (lastSignificant(text, 0, start) === 46 || arrowBefore(text, start)) return true;
   if (after === 42) return true; // `name *p`: a type
   if (after === 46 || (after === 45 && text.charCodeAt(next + 1) === 62)) return true; // `name.x`
   const following = isWordStart(after) ? wordAt(text, next) : null;
@@ -192,15 +193,6 @@ function wordAt(text: string, at: number): string {
   return text.slice(at, end);
 }
 
-/** The character before `at`, white space skipped (0 at the start). */
-function before(text: string, at: number): number {
-  for (let i = at - 1; i >= 0; i--) {
-    const c = text.charCodeAt(i);
-    if (!isBlank(c)) return c;
-  }
-  return 0;
-}
-
 function arrowBefore(text: string, at: number): boolean {
   let i = at - 1;
   while (i >= 0 && isBlank(text.charCodeAt(i))) i--;
@@ -214,30 +206,6 @@ function previousWord(text: string, at: number): string | null {
   const end = i + 1;
   while (i >= 0 && isWordChar(text.charCodeAt(i))) i--;
   return end > i + 1 ? text.slice(i + 1, end) : null;
-}
-
-/** The index of the first character at or after `at` that is not blank or in a comment, or -1. */
-function nextSignificant(text: string, at: number): number {
-  let i = at;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (isBlank(c)) i++;
-    else if (c === 47 && text.charCodeAt(i + 1) === 42) {
-      const close = text.indexOf("*/", i + 2);
-      if (close < 0) return -1;
-      i = close + 2;
-    } else if (c === 47 && text.charCodeAt(i + 1) === 47) {
-      const nl = text.indexOf("\n", i);
-      if (nl < 0) return -1;
-      i = nl + 1;
-    } else if (c === 92 && text.charCodeAt(i + 1) === 10) i += 2; // a macro's line continuation
-    else return i;
-  }
-  return -1;
-}
-
-function isBlank(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
 }
 
 function isWordStart(c: number): boolean {

@@ -11,6 +11,7 @@
  * between two tokens only matters for its last non-blank character (a `)` before a `{` opens a
  * body).
  */
+import { endOfDirective, endOfLiteral, lastSignificant } from "./lexing.ts";
 
 /** `//`, `/*`, a quote, a brace, or a `#` (a preprocessor line when it opens its line). */
 const TOKENS = /\/[/*]|["'{}#]/g;
@@ -94,41 +95,6 @@ function opensLine(text: string, at: number): boolean {
     if (c !== 32 && c !== 9 && c !== 13 && c !== 12 && c !== 11) return false;
   }
   return true;
-}
-
-/** The last character in [from, to) that is not white space, or 0. */
-function lastSignificant(text: string, from: number, to: number): number {
-  for (let i = to - 1; i >= from; i--) {
-    const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 11) return c;
-  }
-  return 0;
-}
-
-/** After a string or character literal (it ends at its quote or at the line's end). */
-function endOfLiteral(text: string, at: number): number {
-  const quote = text.charCodeAt(at);
-  let j = at + 1;
-  while (j < text.length) {
-    const d = text.charCodeAt(j);
-    if (d === 92) j += 2;
-    else if (d === quote || d === 10) break;
-    else j++;
-  }
-  return j + 1;
-}
-
-/** The end of a preprocessor line, backslash continuations included (at its line break). */
-function endOfDirective(text: string, at: number): number {
-  let i = at;
-  for (;;) {
-    const nl = text.indexOf("\n", i);
-    if (nl < 0) return text.length;
-    const before = text.charCodeAt(nl - 1);
-    const continued = before === 92 || (before === 13 && text.charCodeAt(nl - 2) === 92);
-    if (!continued) return nl;
-    i = nl + 1;
-  }
 }
 
 function countLines(text: string, from: number, to: number): number {

@@ -14,6 +14,7 @@
  * lines), an unterminated comment nothing at all.
  * A pure text function, like skip_bodies.ts's lexer (one regular expression from token to token).
  */
+import { endOfDirective, isBlank, lastSignificant, nextSignificant } from "./lexing.ts";
 
 export type ItemKind = "code" | "define" | "directive";
 
@@ -180,34 +181,6 @@ function firstSignificant(text: string, from: number, to: number): number {
   return -1;
 }
 
-/** The last character in [from, to) that is not white space, or 0. */
-function lastSignificant(text: string, from: number, to: number): number {
-  for (let i = to - 1; i >= from; i--) {
-    const c = text.charCodeAt(i);
-    if (!isBlank(c)) return c;
-  }
-  return 0;
-}
-
-/** The first character at or after `at` that is not blank or in a comment, or -1. */
-function nextSignificant(text: string, at: number): number {
-  let i = at;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (isBlank(c)) i++;
-    else if (c === 47 && text.charCodeAt(i + 1) === 42) {
-      const close = text.indexOf("*/", i + 2);
-      if (close < 0) return -1;
-      i = close + 2;
-    } else if (c === 47 && text.charCodeAt(i + 1) === 47) {
-      const nl = text.indexOf("\n", i);
-      if (nl < 0) return -1;
-      i = nl + 1;
-    } else return i;
-  }
-  return -1;
-}
-
 /** After a string or character literal that closes on its line, or -1. */
 function closedLiteral(text: string, at: number): number {
   const quote = text.charCodeAt(at);
@@ -220,23 +193,6 @@ function closedLiteral(text: string, at: number): number {
     else j++;
   }
   return -1;
-}
-
-/** The end of a preprocessor line, backslash continuations included (at its line break). */
-function endOfDirective(text: string, at: number): number {
-  let i = at;
-  for (;;) {
-    const nl = text.indexOf("\n", i);
-    if (nl < 0) return text.length;
-    const before = text.charCodeAt(nl - 1);
-    const continued = before === 92 || (before === 13 && text.charCodeAt(nl - 2) === 92);
-    if (!continued) return nl;
-    i = nl + 1;
-  }
-}
-
-function isBlank(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
 }
 
 function isWordStart(c: number): boolean {

@@ -11,6 +11,7 @@
  * `__word` between a `*` and a name (`void * __weak f(void)`) is blanked too.
  * The spans are returned so that a name's occurrences inside them still count (find_references).
  */
+import { endOfDirective, endOfLiteral } from "../c_source/lexing.ts";
 
 const NL = 10;
 
@@ -152,31 +153,6 @@ function nextSignificant(text: string, at: number): number {
     } else return c;
   }
   return -1;
-}
-
-function endOfDirective(text: string, at: number): number {
-  let i = at;
-  while (i < text.length) {
-    const d = text.charCodeAt(i);
-    if (
-      d === NL && text.charCodeAt(i - 1) !== 92 &&
-      !(text.charCodeAt(i - 1) === 13 && text.charCodeAt(i - 2) === 92)
-    ) break;
-    i++;
-  }
-  return i;
-}
-
-function endOfLiteral(text: string, at: number): number {
-  const quote = text.charCodeAt(at);
-  let j = at + 1;
-  while (j < text.length) {
-    const d = text.charCodeAt(j);
-    if (d === 92) j += 2;
-    else if (d === quote || d === NL) break;
-    else j++;
-  }
-  return j + 1;
 }
 
 function isWordStart(c: number): boolean {
