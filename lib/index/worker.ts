@@ -126,8 +126,15 @@ let persisting = false;
 let persistTimer: ReturnType<typeof setTimeout> | null = null;
 let firstUnwritten = 0;
 let persistedCount = 0;
-/** Files of the stored index being checked by the stat pass. */
+/** Files of the stored index being checked by the stat pass, and how many are checked so far. */
 let checkingTotal = 0;
+let checkedSoFar = 0;
+
+/** Tells the queries waiting on the stat pass how far it is (the main thread passes it on). */
+function postChecked(checked: number): void {
+  checkedSoFar = checked;
+  post({ t: "state", status: { ...status(), files: checkingTotal, checked } });
+}
 
 function post(message: FromIndex): void {
   self.postMessage(message);
@@ -219,7 +226,7 @@ async function walkAll(
     if (++files > limit) return null;
     if ((files & 127) === 0 && performance.now() - last > SLICE_MS) {
       if (phase === "checking") {
-        post({ t: "state", status: { ...status(), files: checkingTotal, checked: files } });
+        postChecked(files);
       }
       await tick();
       if (gen !== generation) return null;
@@ -713,11 +720,14 @@ async function loadStored(s: IndexStore): Promise<void> {
   }
   if (shards === null) return;
   const gen = ++generation;
-  setPhase("checking");
   const idx = new LayeredIndex();
   idx.addLayer(shards.base);
   if (shards.delta !== null) idx.addLayer(shards.delta);
   checkingTotal = idx.liveFiles;
+  phase = "checking";
+  note = "";
+  // A query already waiting hears at once that the check began (0 of all), later ones as it goes.
+  postChecked(0);
   const opened = performance.now() - started;
   // The pass waits for the watcher (a change made during it is then an event), unless a query
   // is waiting already: then it runs at once, for that query (everything it compares is newer
@@ -860,10 +870,7 @@ async function folderPass(
   const pause = async (): Promise<boolean> => {
     if (performance.now() - last > SLICE_MS) {
       if (phase === "checking") {
-        post({
-          t: "state",
-          status: { ...status(), files: checkingTotal, checked: counts.checked },
-        });
+        postChecked(counts.checked);
       }
       await tick();
       last = performance.now();
@@ -1168,6 +1175,10 @@ self.onmessage = async (event: MessageEvent<ToIndex>) => {
         break;
       case "query": {
         const seq = ++queriesIn;
+        if (phase === "checking") {
+          log.debug("a query waits for the stat pass of the stored index");
+          postChecked(checkedSoFar); // its listener hears how far the pass is now
+        }
         tellFirstQuery();
         await loaded;
         if (seq > passFrom) await confirmed;

@@ -512,7 +512,7 @@ Deno.test("e2e index cache: a grep with a progress token hears how far the stat 
       arguments: { pattern: NEEDLE, output_mode: "count" },
       _meta: { progressToken: "p1" },
     });
-    await server.close();
+    const end = await server.close();
     const result = answer.result as { content: { text: string }[] };
     assert.equal(result.content[0].text, await oracle(root, NEEDLE));
     const progress = server.raw.split("\n")
@@ -521,7 +521,14 @@ Deno.test("e2e index cache: a grep with a progress token hears how far the stat 
     const checking = progress.filter((p) =>
       p.message === "checking the stored index against the disk"
     );
-    assert.ok(checking.length > 0, JSON.stringify(progress));
+    // The grep may reach the index only after this small tree's pass ended (the features load
+    // meanwhile): then it waited for nothing and heard nothing of the pass, which the server's
+    // log confirms; tests/index/stored_progress_test.ts pins the waiting case in-process, where the order
+    // is the test's to choose.
+    if (checking.length === 0) {
+      assert.doesNotMatch(end.stderr, /a query waits for the stat pass/, JSON.stringify(progress));
+      return;
+    }
     assert.equal(checking[0].total, 4001);
     for (let i = 1; i < progress.length; i++) {
       assert.ok(progress[i].progress > progress[i - 1].progress);
