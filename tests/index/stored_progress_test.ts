@@ -19,7 +19,7 @@ const QUERY = {
   typeGlobs: [],
 };
 
-async function session(root: string, cacheDir: string): Promise<SearchIndex> {
+function session(root: string, cacheDir: string): SearchIndex {
   const cache = startCacheWriter(cacheDir);
   assert.ok(typeof cache !== "string", String(cache));
   const ws = Workspace.openSync({ root, noIgnore: false, allowSecrets: false });
@@ -44,12 +44,12 @@ Deno.test("stored index: a query sent while the stat pass runs hears it begin an
       );
     }
     await new Promise((r) => setTimeout(r, 2100)); // older than the racy window
-    const first = await session(root, cacheDir);
+    const first = session(root, cacheDir);
     await waitFor(first);
     await first.persistNow();
     first.stop();
 
-    const second = await session(root, cacheDir);
+    const second = session(root, cacheDir);
     const heard: { done: number; total: number; message: string }[] = [];
     const answer = await second.candidates(
       QUERY,
