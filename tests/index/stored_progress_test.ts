@@ -46,7 +46,13 @@ Deno.test("stored index: a query sent while the stat pass runs hears it begin an
     await new Promise((r) => setTimeout(r, 2100)); // older than the racy window
     const first = session(root, cacheDir);
     await waitFor(first);
-    await first.persistNow();
+    // A write waits until this process holds the cache folder's lock: ask until one is done.
+    const until = Date.now() + 30_000;
+    while ((await first.currentStatus()).persisted === 0) {
+      assert.ok(Date.now() < until, "the index was never written");
+      await first.persistNow();
+      await new Promise((r) => setTimeout(r, 50));
+    }
     first.stop();
 
     const second = session(root, cacheDir);
