@@ -81,7 +81,7 @@ function regionsAround(text: string, hits: readonly number[]): Array<[number, nu
 }
 
 /** Where the name of the `#define` at `at` starts. */
-function macroName(text: string, at: number): number {
+export function macroName(text: string, at: number): number {
   let i = at + 1;
   while (isSpace(text.charCodeAt(i))) i++;
   i += "define".length;

@@ -160,6 +160,14 @@ export function possibleDefinitions(
   return out;
 }
 
+/**
+ * True when the identifier at [start, end) surely is no definition by its neighbours: a use
+ * (`isUse`) or an operand (`isOperand`). definable_names.ts applies it to every identifier.
+ */
+export function surelyNotDefinedAt(text: string, start: number, end: number): boolean {
+  return isUse(text, start, end) || isOperand(text, start);
+}
+
 /** True when the identifier at [start, end) is surely not being defined there. */
 function isUse(text: string, start: number, end: number): boolean {
   const word = previousWord(text, start);

@@ -16,6 +16,7 @@ import {
   type FileRecord,
   GONE,
   INDEXED,
+  namedVerdict,
   SCAN,
   toCandidates,
   TrigramIndex,
@@ -32,6 +33,7 @@ interface Layer {
 /** What the encoder reads of one source: its live records, documents and lists. */
 interface EncodeSource {
   records: ArrayLike<StoredFile | FileRecord>;
+  namesOf(i: number): Uint32Array | null;
   isLive(i: number): boolean;
   docs(tri: number): Int32Array;
   docCount: number;
@@ -193,17 +195,26 @@ export class LayeredIndex {
     return this.#changed;
   }
 
-  /** The files that may hold a match, in walk order; null when the query cannot narrow. */
-  candidates(q: Query, fileLevel: boolean, keep: (rel: string) => boolean): Candidates | null {
+  /**
+   * The files that may hold a match, in walk order; null when the query cannot narrow. With
+   * `defines` (the hash of find_symbol's name) files with a names list are kept only when it
+   * holds the hash, and then as `named` (trigram_index.ts namedVerdict).
+   */
+  candidates(
+    q: Query,
+    fileLevel: boolean,
+    keep: (rel: string) => boolean,
+    defines: number | null = null,
+  ): Candidates | null {
     const chosen: Chosen[] = [];
     let sources = 0;
     for (const layer of this.#layers) {
       const hits = evaluate(q, layer.shard, fileLevel);
       if (hits === null) return null;
-      if (collectLayer(layer, hits, fileLevel, keep, chosen)) sources++;
+      if (collectLayer(layer, hits, fileLevel, keep, chosen, defines)) sources++;
     }
     const before = chosen.length;
-    const { narrowed, unordered } = this.#overlay.collect(q, fileLevel, keep, chosen);
+    const { narrowed, unordered } = this.#overlay.collect(q, fileLevel, keep, chosen, defines);
     if (!narrowed) return null;
     if (chosen.length > before) sources++;
     return toCandidates(chosen, sources > 1 || unordered);
@@ -219,6 +230,7 @@ export class LayeredIndex {
       const shard = layer.shard;
       sources.push({
         records: shard.files,
+        namesOf: (i) => shard.namesOf(i),
         isLive: (i) => layer.live[i] === 1,
         docs: (tri) => shard.docs(tri),
         docCount: shard.toc.docs,
@@ -229,6 +241,7 @@ export class LayeredIndex {
     const o = this.#overlay;
     sources.push({
       records: o.files,
+      namesOf: (i) => o.namesOf(o.files[i]),
       isLive: (i) => o.files[i].state !== GONE,
       docs: (tri) => o.docs(tri),
       docCount: o.docCount,
@@ -258,6 +271,7 @@ function collectLayer(
   fileLevel: boolean,
   keep: (rel: string) => boolean,
   out: Chosen[],
+  defines: number | null,
 ): boolean {
   const shard = layer.shard;
   const files = shard.files;
@@ -281,6 +295,8 @@ function collectLayer(
     if (layer.live[f] !== 1) continue;
     const record = files[f];
     if ((take[f] === 1 || record.state === SCAN) && keep(record.rel)) {
+      const verdict = defines === null ? "keep" : namedVerdict(shard.namesOf(f), defines);
+      if (verdict === "drop") continue;
       const list = piecesOf.get(f);
       out.push({
         rel: record.rel,
@@ -289,6 +305,7 @@ function collectLayer(
         mtimeMs: record.mtimeMs,
         docs: record.docs,
         pieces: list === undefined || list.length / 2 === record.docs ? null : list,
+        ...(verdict === "named" ? { named: true as const } : {}),
       });
     }
   }
@@ -343,6 +360,7 @@ function mergeSources(key: string, sources: EncodeSource[], supersedes: string[]
       state: r.state,
       firstDoc: r.docs > 0 ? next : 0,
       docs: r.docs,
+      names: src.namesOf(p.i),
     });
     for (let d = r.firstDoc; d < r.firstDoc + r.docs; d++) {
       const [, off, len] = src.docTable(d);

@@ -9,6 +9,8 @@
  *              per trigram, then one more uint32 offset (the end of the last list)
  *   cols       per file: float64 dev, ino, size, mtime, ctime, seen-at; int32 state, first
  *              document, document count (column by column)
+ *   names      per file a uint32 count of its names list (NO_NAMES: none), then the lists,
+ *              each sorted ascending (name_hashes.ts: the names a C/C++ file may define)
  *   meta       UTF-8 JSON: the files' paths (and real paths where they differ), the paths of
  *              the base that a delta shard supersedes, the folder table (folder_table.ts)
  *   toc        UTF-8 JSON: format version, key, counts, [offset, length, checksum] per section
@@ -22,7 +24,9 @@ import { checksum, sectionChecksum } from "./checksum.ts";
 import type { FolderJson } from "./folder_table.ts";
 
 export const SHARD_MAGIC = 0x31495853; // "SXI1"
-export const SHARD_VERSION = 3;
+export const SHARD_VERSION = 4;
+/** A names count meaning "this file keeps no list". */
+export const NO_NAMES = 0xffffffff;
 export const TAIL_BYTES = 12;
 
 /** One file record as stored (and as the stat pass compares it with the disk). */
@@ -41,6 +45,11 @@ export interface StoredFile {
   state: number;
   firstDoc: number;
   docs: number;
+  /**
+   * Written: the file's names list (name_hashes.ts), or null. Read from a shard: absent
+   * (StoredShard.namesOf reads the lists when a query first asks).
+   */
+  names?: Uint32Array | null;
 }
 
 export interface ShardMeta {
@@ -65,6 +74,7 @@ export interface ShardToc {
   docTable: [number, number, number];
   triTable: [number, number, number];
   cols: [number, number, number];
+  names: [number, number, number];
   meta: [number, number, number];
 }
 
@@ -98,6 +108,23 @@ export function columnsOf(files: readonly StoredFile[]): Uint8Array {
     i32[2 * n + i] = f.docs;
   });
   return out;
+}
+
+/** The names section: each file's list count (NO_NAMES: no list), then the lists. */
+export function namesSectionOf(files: readonly StoredFile[]): Uint8Array {
+  let total = files.length;
+  for (const f of files) total += f.names?.length ?? 0;
+  const words = new Uint32Array(total);
+  let at = files.length;
+  files.forEach((f, i) => {
+    const list = f.names ?? null;
+    words[i] = list === null ? NO_NAMES : list.length;
+    if (list !== null) {
+      words.set(list, at);
+      at += list.length;
+    }
+  });
+  return new Uint8Array(words.buffer);
 }
 
 /** Where the encoder's bytes go (the cache writer, or a test's buffer), in order. */
@@ -234,6 +261,10 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
   const cols = columnsOf(input.meta.files);
   const colStart = out.written;
   out.bytes(cols);
+  const names = namesSectionOf(input.meta.files);
+  const namesStart = out.written;
+  out.bytes(names);
+  const namesSum = sectionChecksum(names);
   const json: MetaJson = {
     rels: input.meta.files.map((f) => f.rel),
     reals: input.meta.files.flatMap((f, i): [number, string][] =>
@@ -257,6 +288,7 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
     docTable: [docStart, docEnd - docStart, docSum],
     triTable: [triStart, triTable.length, sectionChecksum(triTable)],
     cols: [colStart, cols.length, sectionChecksum(cols)],
+    names: [namesStart, names.length, namesSum],
     meta: [metaStart, meta.length, sectionChecksum(meta)],
   };
   const tocBytes = new TextEncoder().encode(JSON.stringify(toc));

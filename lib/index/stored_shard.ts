@@ -8,9 +8,11 @@
  */
 import { checksum, sectionChecksum } from "./checksum.ts";
 import type { PostingSource } from "./evaluate.ts";
+import { isHashList } from "./name_hashes.ts";
 import {
   COL_BYTES,
   type MetaJson,
+  NO_NAMES,
   SHARD_MAGIC,
   SHARD_VERSION,
   type ShardMeta,
@@ -149,6 +151,12 @@ export class StoredShard implements PostingSource {
   readonly #table: Uint32Array;
   readonly #tris: number;
   readonly #postingsEnd: number;
+  /** The names section's place, read on first use (namesOf). */
+  readonly #namesAt: [number, number, number];
+  /** Per file the start of its list in #nameWords and its length (-1: none), once read. */
+  #nameStart: Uint32Array | null = null;
+  #nameCount: Int32Array | null = null;
+  #nameWords: Uint32Array | null = null;
   #file: Deno.FsFile | null;
 
   private constructor(path: string, file: Deno.FsFile, size: number, key: string) {
@@ -178,6 +186,8 @@ export class StoredShard implements PostingSource {
     const [triStart, triLength, triSum] = section(toc.triTable, end);
     const [metaStart, metaLength, metaSum] = section(toc.meta, end);
     const [colStart, colLength, colSum] = section(toc.cols, end);
+    this.#namesAt = section(toc.names, end);
+    if (this.#namesAt[1] % 4 !== 0 || this.#namesAt[1] < toc.files * 4) fail("bad names section");
     if (docLength !== toc.docs * 20 || triLength !== toc.tris * 16 + 4) fail("bad table sizes");
     const docs = readAt(file, docStart, docLength);
     if (sectionChecksum(docs) !== docSum) fail("document table checksum");
@@ -205,7 +215,7 @@ export class StoredShard implements PostingSource {
     this.#table = table;
     this.#tris = n;
     this.#postingsEnd = table[n * 4];
-    if (this.#postingsEnd > Math.min(docStart, triStart, metaStart, colStart)) {
+    if (this.#postingsEnd > Math.min(docStart, triStart, metaStart, colStart, this.#namesAt[0])) {
       fail("postings overlap");
     }
     const metaBytes = readAt(file, metaStart, metaLength);
@@ -245,6 +255,47 @@ export class StoredShard implements PostingSource {
       if (error instanceof ShardError) throw error;
       fail(error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /**
+   * The names list of file `i` (name_hashes.ts), or null when it keeps none. The section is read
+   * and checked on the first call (a session that never asks reads none of it); throws
+   * ShardError when it fails a check.
+   */
+  namesOf(i: number): Uint32Array | null {
+    if (this.#nameWords === null) this.#readNames();
+    const count = this.#nameCount![i];
+    if (count < 0) return null;
+    const start = this.#nameStart![i];
+    return this.#nameWords!.subarray(start, start + count);
+  }
+
+  #readNames(): void {
+    if (this.#file === null) fail("the shard is closed");
+    const [start, length, sum] = this.#namesAt;
+    const bytes = readAt(this.#file, start, length);
+    if (sectionChecksum(bytes) !== sum) fail("names checksum");
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset, length / 4);
+    const n = this.toc.files;
+    const starts = new Uint32Array(n);
+    const counts = new Int32Array(n);
+    let at = n;
+    for (let i = 0; i < n; i++) {
+      const count = words[i];
+      if (count === NO_NAMES) {
+        counts[i] = -1;
+        continue;
+      }
+      if (count > words.length - at) fail("names section shorter than its counts");
+      starts[i] = at;
+      counts[i] = count;
+      if (!isHashList(words.subarray(at, at + count))) fail("names out of order");
+      at += count;
+    }
+    if (at !== words.length) fail("names section longer than its counts");
+    this.#nameStart = starts;
+    this.#nameCount = counts;
+    this.#nameWords = words;
   }
 
   /** Bytes of the file (all of it lives on disk, not in the heap). */

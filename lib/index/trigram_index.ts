@@ -12,6 +12,7 @@ import type { Query } from "./query.ts";
 import { evaluate, type PostingSource } from "./evaluate.ts";
 import type { Candidates } from "../search/protocol.ts";
 import { chunkEnd } from "../search/decode.ts";
+import { definableHashes, holdsHash } from "./name_hashes.ts";
 
 /** Same size and cut rule as the full scan's chunks (lib/search/decode.ts). */
 export const PIECE_BYTES = 256 * 1024;
@@ -36,6 +37,12 @@ export interface FileRecord {
   state: number;
   firstDoc: number;
   docs: number;
+  /**
+   * Where the file's names list (name_hashes.ts: the names a C/C++ file may define) lies in its
+   * index's pool (TrigramIndex.namesOf), and its length; -1: the file keeps no list.
+   */
+  nameStart: number;
+  nameCount: number;
 }
 
 /** What a file is added with: its walk entry's stat. */
@@ -59,6 +66,27 @@ export interface Chosen {
   docs: number;
   /** [offset, length, ...] of the matching pieces, or null: all of them. */
   pieces: number[] | null;
+  /** Asked about a name (`defines`): the file's names say it may define it (no read needed). */
+  named?: true;
+}
+
+/**
+ * Which chosen files a query for find_symbol keeps (`defines`: the hash of its name): a file
+ * with a names list only when the list holds the hash (then marked `named`); any other file as
+ * it is. Null: keep all, unmarked.
+ */
+/**
+ * The largest chunk of the names pool in words, and the stride of a record's `nameStart`
+ * (chunk * NAME_CHUNK + offset): a list never spans two chunks, and a 1 MiB file's fits one.
+ */
+const NAME_CHUNK = 1 << 20;
+
+export function namedVerdict(
+  names: Uint32Array | null,
+  defines: number | null,
+): "keep" | "named" | "drop" {
+  if (defines === null || names === null) return "keep";
+  return holdsHash(names, defines) ? "named" : "drop";
 }
 
 export type { Candidates };
@@ -96,6 +124,10 @@ export class TrigramIndex implements PostingSource {
   #deadDocs = 0;
   #deadFiles = 0;
   #textBytes = 0;
+  /** The names lists of the records, in chunks of NAME_CHUNK words. */
+  readonly #names: Uint32Array[] = [];
+  #namesUsed = 0;
+  #nameBytes = 0;
   /** One bit per trigram: seen in the current document. */
   #seen = new Int32Array(1 << 19);
   #touched = new Int32Array(1 << 16);
@@ -125,7 +157,7 @@ export class TrigramIndex implements PostingSource {
   /** Approximate bytes held (postings, document and file tables). */
   get bytes(): number {
     return this.postings.bytes + this.#docFile.length * 21 + this.files.length * 120 +
-      this.#seen.length * 4 + this.#touched.length * 4;
+      this.#seen.length * 4 + this.#touched.length * 4 + this.#nameBytes;
   }
 
   /** The live record of `rel`, if any. */
@@ -145,6 +177,7 @@ export class TrigramIndex implements PostingSource {
       this.#deadDocs++;
     }
     if (f.state === INDEXED) this.#textBytes -= f.size;
+    f.nameCount = -1;
     f.state = GONE;
     this.#deadFiles++;
   }
@@ -167,6 +200,8 @@ export class TrigramIndex implements PostingSource {
       state: SCAN,
       firstDoc: this.#docCount,
       docs: 0,
+      nameStart: 0,
+      nameCount: -1,
     };
     const index = this.files.length;
     this.files.push(record);
@@ -178,6 +213,9 @@ export class TrigramIndex implements PostingSource {
     }
     record.state = INDEXED;
     this.#textBytes += bytes.length;
+    const names = definableHashes(entry.rel, bytes);
+    // A list longer than a chunk cannot come from a file within NAMED_MAX_BYTES; none is kept.
+    if (names !== null && names.length <= NAME_CHUNK) this.#keepNames(record, names);
     let start = 0;
     for (const end of pieceEnds(bytes)) {
       this.#addDoc(index, bytes, start, end);
@@ -185,6 +223,30 @@ export class TrigramIndex implements PostingSource {
       start = end;
     }
     return record;
+  }
+
+  #keepNames(record: FileRecord, names: Uint32Array): void {
+    const last = this.#names[this.#names.length - 1];
+    if (last === undefined || this.#namesUsed + names.length > last.length) {
+      // Chunks grow from 16 Ki words (a small tree holds little) up to NAME_CHUNK.
+      const size = last === undefined ? 1 << 14 : Math.min(NAME_CHUNK, last.length * 2);
+      this.#names.push(new Uint32Array(Math.max(size, names.length)));
+      this.#nameBytes += this.#names[this.#names.length - 1].byteLength;
+      this.#namesUsed = 0;
+    }
+    const chunk = this.#names.length - 1;
+    this.#names[chunk].set(names, this.#namesUsed);
+    record.nameStart = chunk * NAME_CHUNK + this.#namesUsed;
+    record.nameCount = names.length;
+    this.#namesUsed += names.length;
+  }
+
+  /** The names list of a record of this index, or null when it keeps none. */
+  namesOf(record: FileRecord): Uint32Array | null {
+    if (record.nameCount < 0) return null;
+    const chunk = Math.floor(record.nameStart / NAME_CHUNK);
+    const at = record.nameStart - chunk * NAME_CHUNK;
+    return this.#names[chunk].subarray(at, at + record.nameCount);
   }
 
   #addDoc(file: number, bytes: Uint8Array, start: number, end: number): void {
@@ -263,6 +325,7 @@ export class TrigramIndex implements PostingSource {
     fileLevel: boolean,
     keep: (rel: string) => boolean,
     out: Chosen[],
+    defines: number | null = null,
   ): { narrowed: boolean; unordered: boolean } {
     const hits = evaluate(q, this, fileLevel);
     if (hits === null) return { narrowed: false, unordered: false };
@@ -286,6 +349,8 @@ export class TrigramIndex implements PostingSource {
     for (let f = 0; f < this.files.length; f++) {
       const record = this.files[f];
       if ((take[f] === 1 || record.state === SCAN) && record.state !== GONE && keep(record.rel)) {
+        const verdict = defines === null ? "keep" : namedVerdict(this.namesOf(record), defines);
+        if (verdict === "drop") continue;
         const list = piecesOf.get(f);
         out.push({
           rel: record.rel,
@@ -294,6 +359,7 @@ export class TrigramIndex implements PostingSource {
           mtimeMs: record.mtimeMs,
           docs: record.docs,
           pieces: list === undefined || list.length / 2 === record.docs ? null : list,
+          ...(verdict === "named" ? { named: true as const } : {}),
         });
         if (f >= this.ordered) unordered = true;
       }
@@ -302,9 +368,14 @@ export class TrigramIndex implements PostingSource {
   }
 
   /** collect() as Candidates, in walk order; null when the query cannot narrow. */
-  candidates(q: Query, fileLevel: boolean, keep: (rel: string) => boolean): Candidates | null {
+  candidates(
+    q: Query,
+    fileLevel: boolean,
+    keep: (rel: string) => boolean,
+    defines: number | null = null,
+  ): Candidates | null {
     const chosen: Chosen[] = [];
-    const { narrowed, unordered } = this.collect(q, fileLevel, keep, chosen);
+    const { narrowed, unordered } = this.collect(q, fileLevel, keep, chosen, defines);
     if (!narrowed) return null;
     return toCandidates(chosen, unordered);
   }
@@ -314,10 +385,16 @@ export class TrigramIndex implements PostingSource {
 export function toCandidates(chosen: Chosen[], sort: boolean): Candidates {
   if (sort) chosen.sort((a, b) => comparePaths(a.rel, b.rel));
   const out: Candidates = { files: [], reals: [], pieces: [] };
+  const named: string[] = [];
   for (const c of chosen) {
+    if (c.named === true) {
+      named.push(c.rel);
+      continue;
+    }
     out.files.push(c.rel);
     out.reals.push(c.real);
     out.pieces.push(c.pieces === null ? null : [c.size, c.mtimeMs, ...c.pieces]);
   }
+  if (named.length > 0) out.named = named;
   return out;
 }

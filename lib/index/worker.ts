@@ -32,6 +32,7 @@ import { LayeredIndex } from "./layered_index.ts";
 import { IndexStore, rootKey } from "./index_store.ts";
 import { StoredShard } from "./stored_shard.ts";
 import { type FileEntry, SCAN } from "./trigram_index.ts";
+import { nameHash } from "./name_hashes.ts";
 import type { StoredFile } from "./shard_format.ts";
 import type { FileRecord } from "./trigram_index.ts";
 import type { ListedFolder, WalkEntry, WalkOptions } from "../workspace/walk.ts";
@@ -666,13 +667,16 @@ function answer(id: number, q: IndexQuery): void {
   const keep = (rel: string) => isUnder(rel, q.base) && inScope(rel);
   let candidates;
   try {
-    candidates = index.candidates(query, q.multiline, keep);
+    const defines = q.defines === undefined ? null : nameHash(q.defines);
+    candidates = index.candidates(query, q.multiline, keep, defines);
   } catch (error) {
     // A stored list failed its check: the stored index is dropped (rebuilt), this query scans.
     storeFailed(error);
     return none("the stored index failed a check");
   }
   if (candidates === null) return none("no usable trigram");
+  // Asked about a name: `named` says the index judged by names, even when it kept none.
+  if (q.defines !== undefined && candidates.named === undefined) candidates.named = [];
   if (candidates.files.length > TOO_MANY * index.liveFiles && index.liveFiles > 100) {
     return none("too many candidates");
   }

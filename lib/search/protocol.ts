@@ -96,6 +96,11 @@ export interface CandidateQuery {
   base: string;
   globs: string[];
   typeGlobs: string[];
+  /**
+   * find_symbol's exact name (an ASCII identifier): the C/C++ files whose names the index keeps
+   * are kept only when they may define it, and then come in `named` instead of `files`.
+   */
+  defines?: string;
 }
 
 /** Files chosen by the trigram index (lib/index/) for a grep to search instead of a walk. */
@@ -105,6 +110,11 @@ export interface Candidates {
   reals: string[];
   /** Per file: null (read it whole) or [size, mtimeMs, offset, length, offset, length, ...]. */
   pieces: (number[] | null)[];
+  /**
+   * Asked with `defines`: files (walk order) the index says may define the name, which need no
+   * read to tell (the files it says cannot define it are left out altogether).
+   */
+  named?: string[];
 }
 
 export type ToWorker = InitMessage | WalkMessage | SearchMessage | ListMessage | ForgetMessage;

@@ -31,7 +31,21 @@ export interface SearchEngine {
 /** A grep job's request (grep_job.ts) with its scope resolved, its files not yet chosen. */
 export type SearchRequest =
   & Omit<GrepJob, "base" | "single" | "globs" | "typeGlobs" | "candidates">
-  & { scope: SearchScope };
+  & {
+    scope: SearchScope;
+    /**
+     * find_symbol's exact name (an ASCII identifier, with `uses`): the index may answer for the
+     * C/C++ files whose names it keeps (CandidateQuery `defines`), which are then not searched.
+     */
+    defines?: string;
+  };
+
+/**
+ * The grep's outcome; with `defines`, also the files the index says may define the name
+ * (`named`, walk order, not searched: their matches are not in `results`). The files it says
+ * cannot define it are in neither list.
+ */
+export type SearchOutcome = GrepOutcome & { named?: string[] };
 
 /**
  * Runs the search; whatever its outcome (a failure too), the index is told afterwards. `waiting`
@@ -44,7 +58,7 @@ export async function search(
   request: SearchRequest,
   ctx: Omit<JobContext, "fileOf">,
   waiting?: (done: number, total: number, message: string) => void,
-): Promise<GrepOutcome> {
+): Promise<SearchOutcome> {
   const { scope, spec } = request;
   const index = engine.index;
   let waited = 0;
@@ -63,8 +77,10 @@ export async function search(
       base: scope.base,
       globs: scope.globs,
       typeGlobs: scope.typeGlobs,
+      ...(request.defines === undefined ? {} : { defines: request.defines }),
     }, heard)).candidates;
-    return await runGrep(engine.pool, {
+    const named = candidates?.named;
+    const outcome = await runGrep(engine.pool, {
       candidates: candidates ?? undefined,
       ws: request.ws,
       base: scope.base,
@@ -79,6 +95,7 @@ export async function search(
       offset: request.offset,
       uses: request.uses,
     }, { ...ctx, progress: (n) => ctx.progress(waited + n) });
+    return named === undefined ? outcome : { ...outcome, named };
   } finally {
     index?.grepDone();
   }

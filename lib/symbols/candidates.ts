@@ -6,10 +6,10 @@
  * ready, and learns of the search, so a large tree's deferred build starts from symbols too.
  */
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
-import { search, type SearchEngine } from "../search/search.ts";
+import { search, type SearchEngine, type SearchOutcome } from "../search/search.ts";
+import { comparePaths } from "../workspace/names.ts";
 import { type PatternSpec, translatePattern } from "../search/pattern.ts";
 import type { JobContext } from "../search/pool.ts";
-import type { FileResult } from "../search/protocol.ts";
 import { cFamilyExtensions, languageGlobs, languageOf } from "./languages.ts";
 
 export type NameMatch = "exact" | "prefix" | "substring";
@@ -58,7 +58,16 @@ export interface CandidateFiles {
    * (lib/c_source/definition_sites.ts): they define nothing of that name and need no parse.
    */
   surelyUses: Set<string>;
+  /**
+   * True when the index judged C/C++ files by the names they may define (an exact name with
+   * `definitions`): the files it ruled out are not in `paths`, so `paths` is no longer every
+   * file that mentions the name.
+   */
+  narrowed: boolean;
 }
+
+/** An exact name the index's names lists can answer for (name_hashes.ts hashes it). */
+const INDEXED_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * The candidate files; with `definitions` (find_symbol) the scan also judges C/C++ hits while it
@@ -71,21 +80,26 @@ export async function candidateFiles(
   options: { definitions: boolean } = { definitions: false },
 ): Promise<CandidateFiles> {
   const typeGlobs = query.typeGlobs.length > 0 ? query.typeGlobs : languageGlobs();
-  const results = await mentioning(
+  const defines = options.definitions && query.match === "exact" && INDEXED_NAME.test(query.name)
+    ? query.name
+    : undefined;
+  const outcome = await mentioning(
     engine,
     query,
     typeGlobs,
     ctx,
-    options.definitions ? { extensions: cFamilyExtensions() } : undefined,
+    options.definitions ? { extensions: cFamilyExtensions(), defines } : undefined,
   );
-  const paths: string[] = [];
+  const searched: string[] = [];
   const surelyUses = new Set<string>();
-  for (const r of results) {
+  for (const r of outcome.results) {
     if (languageOf(r.path) === null) continue;
-    paths.push(r.path);
+    searched.push(r.path);
     if (r.uses === true) surelyUses.add(r.path);
   }
-  return { paths, surelyUses };
+  const named = (outcome.named ?? []).filter((path) => languageOf(path) !== null);
+  const paths = named.length === 0 ? searched : mergeInOrder(searched, named);
+  return { paths, surelyUses, narrowed: outcome.named !== undefined };
 }
 
 /**
@@ -100,7 +114,7 @@ export async function otherFiles(
 ): Promise<string[]> {
   if (query.single || query.typeGlobs.length > 0) return [];
   const files = await mentioning(engine, query, [], ctx);
-  return files.map((r) => r.path).filter((path) => languageOf(path) === null);
+  return files.results.map((r) => r.path).filter((path) => languageOf(path) === null);
 }
 
 async function mentioning(
@@ -108,9 +122,9 @@ async function mentioning(
   query: CandidateQuery,
   typeGlobs: string[],
   ctx: Omit<JobContext, "fileOf">,
-  uses?: { extensions: string[] },
-): Promise<FileResult[]> {
-  const outcome = await search(engine, {
+  uses?: { extensions: string[]; defines: string | undefined },
+): Promise<SearchOutcome> {
+  return await search(engine, {
     ws: query.ws,
     scope: { base: query.base, single: query.single, globs: query.globs, typeGlobs },
     spec: candidatePattern(query.name, query.match, query.ignoreCase),
@@ -119,7 +133,19 @@ async function mentioning(
     collectLines: 0,
     collectChars: 0,
     offset: 0,
-    uses,
+    ...(uses === undefined ? {} : { uses: { extensions: uses.extensions } }),
+    ...(uses?.defines === undefined ? {} : { defines: uses.defines }),
   }, ctx);
-  return outcome.results;
+}
+
+/** Two lists of paths, each in walk order, merged into one. */
+function mergeInOrder(a: readonly string[], b: readonly string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j === b.length || (i < a.length && comparePaths(a[i], b[j]) <= 0)) out.push(a[i++]);
+    else out.push(b[j++]);
+  }
+  return out;
 }

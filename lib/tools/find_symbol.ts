@@ -3,7 +3,13 @@ import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./to
 import { capNote, type EntrySize, entrySize, hintLine } from "./paging.ts";
 import { DefinitionTally, type Found } from "./definition_tally.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
-import { checkName, otherMentions, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
+import {
+  checkName,
+  otherMentions,
+  parseRefusal,
+  sourceMentions,
+  symbolCandidates,
+} from "./symbol_scope.ts";
 import { ToolError } from "./tool.ts";
 import { candidatePattern, type NameMatch } from "../symbols/candidates.ts";
 import { type CodeSymbol, SYMBOL_KINDS } from "../symbols/types.ts";
@@ -159,7 +165,7 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   const kind = input.kind ?? null;
   // The parser workers start while the candidate scan runs.
   ctx.session.symbols.warm(ws);
-  const { scope, candidates, surelyUses, release } = await symbolCandidates(
+  const { scope, candidates, surelyUses, narrowed, release } = await symbolCandidates(
     ctx,
     input,
     { name, match, ignoreCase },
@@ -236,7 +242,11 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     );
   } else if (lines.length === 0) {
     other = await otherMentions(ctx, scope, { name, match, ignoreCase });
-    const sources = `${candidates.length} source files mention it`;
+    // The index left out files that mention the name without defining it: counted now.
+    const mentions = narrowed
+      ? await sourceMentions(ctx, scope, { name, match, ignoreCase })
+      : candidates.length;
+    const sources = `${mentions} source files mention it`;
     const others = other.length === 0
       ? scope.single || scope.typeGlobs.length > 0 ? "" : "; no other files do"
       : `; ${other.length} other files do: ${someFiles(other)}`;

@@ -19,7 +19,14 @@ export async function symbolCandidates(
   query: { name: string; match: NameMatch; ignoreCase: boolean },
   options: { definitions: boolean } = { definitions: false },
 ): Promise<
-  { scope: SearchScope; candidates: string[]; surelyUses: Set<string>; release: () => void }
+  {
+    scope: SearchScope;
+    candidates: string[];
+    surelyUses: Set<string>;
+    /** The index left out files that mention the name but cannot define it (candidates.ts). */
+    narrowed: boolean;
+    release: () => void;
+  }
 > {
   const scope = scopeOf(ctx.workspace, args);
   if (scope.single) supportedLanguage(scope.base, "search");
@@ -38,10 +45,36 @@ export async function symbolCandidates(
       scope,
       candidates: found.paths,
       surelyUses: found.surelyUses,
+      narrowed: found.narrowed,
       release: held.release,
     };
   } catch (error) {
     held.release();
+    throw searchFailure(error, query.name, ctx.config.regexTimeoutMs);
+  }
+}
+
+/**
+ * How many source files of the scope mention `name` as a word, for an empty answer whose
+ * candidates the index narrowed (one more scan, only then).
+ */
+export async function sourceMentions(
+  ctx: ToolContext,
+  scope: SearchScope,
+  query: { name: string; match: NameMatch; ignoreCase: boolean },
+): Promise<number> {
+  try {
+    const found = await candidateFiles(ctx.session, {
+      ws: ctx.workspace.options,
+      ...scope,
+      ...query,
+    }, {
+      signal: ctx.signal,
+      progress: () => {},
+      timeoutMs: ctx.config.regexTimeoutMs,
+    });
+    return found.paths.length;
+  } catch (error) {
     throw searchFailure(error, query.name, ctx.config.regexTimeoutMs);
   }
 }
