@@ -16,7 +16,7 @@ import {
   type FileRecord,
   GONE,
   INDEXED,
-  namedVerdict,
+  mayDefineName,
   SCAN,
   toCandidates,
   TrigramIndex,
@@ -198,7 +198,7 @@ export class LayeredIndex {
   /**
    * The files that may hold a match, in walk order; null when the query cannot narrow. With
    * `defines` (the hash of find_symbol's name) files with a names list are kept only when it
-   * holds the hash, and then as `named` (trigram_index.ts namedVerdict).
+   * holds the hash (trigram_index.ts mayDefineName).
    */
   candidates(
     q: Query,
@@ -295,8 +295,7 @@ function collectLayer(
     if (layer.live[f] !== 1) continue;
     const record = files[f];
     if ((take[f] === 1 || record.state === SCAN) && keep(record.rel)) {
-      const verdict = defines === null ? "keep" : namedVerdict(shard.namesOf(f), defines);
-      if (verdict === "drop") continue;
+      if (defines !== null && !mayDefineName(shard.namesOf(f), defines)) continue;
       const list = piecesOf.get(f);
       out.push({
         rel: record.rel,
@@ -305,7 +304,6 @@ function collectLayer(
         mtimeMs: record.mtimeMs,
         docs: record.docs,
         pieces: list === undefined || list.length / 2 === record.docs ? null : list,
-        ...(verdict === "named" ? { named: true as const } : {}),
       });
     }
   }

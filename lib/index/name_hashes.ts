@@ -37,32 +37,37 @@ export function isNamedPath(rel: string): boolean {
   return dot > slash + 1 && EXTENSIONS.has(rel.slice(dot).toLowerCase());
 }
 
+/** Reused between calls: the hashes of one file as they are found. */
+let scratch = new Uint32Array(1 << 14);
+
 /**
  * The sorted, distinct hashes of the names a file's text (its bytes, without a NUL) may define,
- * or null when the file keeps no list: not C/C++, or over NAMED_MAX_BYTES.
+ * or null when the file keeps no list: not C/C++, or over NAMED_MAX_BYTES. The list is a view of
+ * a buffer the next call reuses: copy it to keep it.
  */
 export function definableHashes(rel: string, bytes: Uint8Array): Uint32Array | null {
   if (bytes.length > NAMED_MAX_BYTES || !isNamedPath(rel)) return null;
   const text = utf8.decode(bytes);
-  const all: number[] = [];
-  eachDefinableName(text, (start, end) => all.push(hashOf(text, start, end)));
-  return sortedDistinct(all);
-}
-
-/** The sorted, distinct hashes of these names. */
-export function hashesOf(names: Iterable<string>): Uint32Array {
-  const all: number[] = [];
-  for (const name of names) all.push(nameHash(name));
-  return sortedDistinct(all);
-}
-
-function sortedDistinct(all: number[]): Uint32Array {
-  const sorted = Uint32Array.from(all).sort();
   let n = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    if (n === 0 || sorted[n - 1] !== sorted[i]) sorted[n++] = sorted[i];
+  eachDefinableName(text, (start, end) => {
+    if (n === scratch.length) {
+      const grown = new Uint32Array(scratch.length * 2);
+      grown.set(scratch);
+      scratch = grown;
+    }
+    scratch[n++] = hashOf(text, start, end);
+  });
+  return sortedDistinct(scratch.subarray(0, n));
+}
+
+/** Sorts `list` in place and moves its distinct values to its front: that prefix. */
+function sortedDistinct(list: Uint32Array): Uint32Array {
+  list.sort();
+  let n = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (n === 0 || list[n - 1] !== list[i]) list[n++] = list[i];
   }
-  return sorted.slice(0, n);
+  return list.subarray(0, n);
 }
 
 /** True when the sorted list holds `hash`. */

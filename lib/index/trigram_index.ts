@@ -66,27 +66,20 @@ export interface Chosen {
   docs: number;
   /** [offset, length, ...] of the matching pieces, or null: all of them. */
   pieces: number[] | null;
-  /** Asked about a name (`defines`): the file's names say it may define it (no read needed). */
-  named?: true;
 }
 
-/**
- * Which chosen files a query for find_symbol keeps (`defines`: the hash of its name): a file
- * with a names list only when the list holds the hash (then marked `named`); any other file as
- * it is. Null: keep all, unmarked.
- */
 /**
  * The largest chunk of the names pool in words, and the stride of a record's `nameStart`
  * (chunk * NAME_CHUNK + offset): a list never spans two chunks, and a 1 MiB file's fits one.
  */
 const NAME_CHUNK = 1 << 20;
 
-export function namedVerdict(
-  names: Uint32Array | null,
-  defines: number | null,
-): "keep" | "named" | "drop" {
-  if (defines === null || names === null) return "keep";
-  return holdsHash(names, defines) ? "named" : "drop";
+/**
+ * Whether a query for find_symbol (`defines`: the hash of its name) keeps a chosen file: one with
+ * a names list only when the list holds the hash; any other file always.
+ */
+export function mayDefineName(names: Uint32Array | null, defines: number): boolean {
+  return names === null || holdsHash(names, defines);
 }
 
 export type { Candidates };
@@ -349,8 +342,7 @@ export class TrigramIndex implements PostingSource {
     for (let f = 0; f < this.files.length; f++) {
       const record = this.files[f];
       if ((take[f] === 1 || record.state === SCAN) && record.state !== GONE && keep(record.rel)) {
-        const verdict = defines === null ? "keep" : namedVerdict(this.namesOf(record), defines);
-        if (verdict === "drop") continue;
+        if (defines !== null && !mayDefineName(this.namesOf(record), defines)) continue;
         const list = piecesOf.get(f);
         out.push({
           rel: record.rel,
@@ -359,7 +351,6 @@ export class TrigramIndex implements PostingSource {
           mtimeMs: record.mtimeMs,
           docs: record.docs,
           pieces: list === undefined || list.length / 2 === record.docs ? null : list,
-          ...(verdict === "named" ? { named: true as const } : {}),
         });
         if (f >= this.ordered) unordered = true;
       }
@@ -385,16 +376,10 @@ export class TrigramIndex implements PostingSource {
 export function toCandidates(chosen: Chosen[], sort: boolean): Candidates {
   if (sort) chosen.sort((a, b) => comparePaths(a.rel, b.rel));
   const out: Candidates = { files: [], reals: [], pieces: [] };
-  const named: string[] = [];
   for (const c of chosen) {
-    if (c.named === true) {
-      named.push(c.rel);
-      continue;
-    }
     out.files.push(c.rel);
     out.reals.push(c.real);
     out.pieces.push(c.pieces === null ? null : [c.size, c.mtimeMs, ...c.pieces]);
   }
-  if (named.length > 0) out.named = named;
   return out;
 }

@@ -675,8 +675,7 @@ function answer(id: number, q: IndexQuery): void {
     return none("the stored index failed a check");
   }
   if (candidates === null) return none("no usable trigram");
-  // Asked about a name: `named` says the index judged by names, even when it kept none.
-  if (q.defines !== undefined && candidates.named === undefined) candidates.named = [];
+  if (q.defines !== undefined) candidates.byNames = true;
   if (candidates.files.length > TOO_MANY * index.liveFiles && index.liveFiles > 100) {
     return none("too many candidates");
   }

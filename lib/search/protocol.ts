@@ -98,7 +98,7 @@ export interface CandidateQuery {
   typeGlobs: string[];
   /**
    * find_symbol's exact name (an ASCII identifier): the C/C++ files whose names the index keeps
-   * are kept only when they may define it, and then come in `named` instead of `files`.
+   * are chosen only when they may define it (any case), so the files that cannot are not read.
    */
   defines?: string;
 }
@@ -111,10 +111,10 @@ export interface Candidates {
   /** Per file: null (read it whole) or [size, mtimeMs, offset, length, offset, length, ...]. */
   pieces: (number[] | null)[];
   /**
-   * Asked with `defines`: files (walk order) the index says may define the name, which need no
-   * read to tell (the files it says cannot define it are left out altogether).
+   * Asked with `defines`: the files the index's names say cannot define the name were left out,
+   * so `files` is no longer every file that may match.
    */
-  named?: string[];
+  byNames?: true;
 }
 
 export type ToWorker = InitMessage | WalkMessage | SearchMessage | ListMessage | ForgetMessage;

@@ -34,18 +34,17 @@ export type SearchRequest =
   & {
     scope: SearchScope;
     /**
-     * find_symbol's exact name (an ASCII identifier, with `uses`): the index may answer for the
-     * C/C++ files whose names it keeps (CandidateQuery `defines`), which are then not searched.
+     * find_symbol's exact name (an ASCII identifier, with `uses`): the index leaves out the
+     * C/C++ files whose names lists say they cannot define it (CandidateQuery `defines`).
      */
     defines?: string;
   };
 
 /**
- * The grep's outcome; with `defines`, also the files the index says may define the name
- * (`named`, walk order, not searched: their matches are not in `results`). The files it says
- * cannot define it are in neither list.
+ * The grep's outcome; `narrowed` when the index left out files by `defines` (their matches are
+ * not in `results`: they cannot define the name).
  */
-export type SearchOutcome = GrepOutcome & { named?: string[] };
+export type SearchOutcome = GrepOutcome & { narrowed?: true };
 
 /**
  * Runs the search; whatever its outcome (a failure too), the index is told afterwards. `waiting`
@@ -79,7 +78,6 @@ export async function search(
       typeGlobs: scope.typeGlobs,
       ...(request.defines === undefined ? {} : { defines: request.defines }),
     }, heard)).candidates;
-    const named = candidates?.named;
     const outcome = await runGrep(engine.pool, {
       candidates: candidates ?? undefined,
       ws: request.ws,
@@ -95,7 +93,7 @@ export async function search(
       offset: request.offset,
       uses: request.uses,
     }, { ...ctx, progress: (n) => ctx.progress(waited + n) });
-    return named === undefined ? outcome : { ...outcome, named };
+    return candidates?.byNames === true ? { ...outcome, narrowed: true } : outcome;
   } finally {
     index?.grepDone();
   }

@@ -7,7 +7,6 @@
  */
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import { search, type SearchEngine, type SearchOutcome } from "../search/search.ts";
-import { comparePaths } from "../workspace/names.ts";
 import { type PatternSpec, translatePattern } from "../search/pattern.ts";
 import type { JobContext } from "../search/pool.ts";
 import { cFamilyExtensions, languageGlobs, languageOf } from "./languages.ts";
@@ -90,16 +89,14 @@ export async function candidateFiles(
     ctx,
     options.definitions ? { extensions: cFamilyExtensions(), defines } : undefined,
   );
-  const searched: string[] = [];
+  const paths: string[] = [];
   const surelyUses = new Set<string>();
   for (const r of outcome.results) {
     if (languageOf(r.path) === null) continue;
-    searched.push(r.path);
+    paths.push(r.path);
     if (r.uses === true) surelyUses.add(r.path);
   }
-  const named = (outcome.named ?? []).filter((path) => languageOf(path) !== null);
-  const paths = named.length === 0 ? searched : mergeInOrder(searched, named);
-  return { paths, surelyUses, narrowed: outcome.named !== undefined };
+  return { paths, surelyUses, narrowed: outcome.narrowed === true };
 }
 
 /**
@@ -136,16 +133,4 @@ async function mentioning(
     ...(uses === undefined ? {} : { uses: { extensions: uses.extensions } }),
     ...(uses?.defines === undefined ? {} : { defines: uses.defines }),
   }, ctx);
-}
-
-/** Two lists of paths, each in walk order, merged into one. */
-function mergeInOrder(a: readonly string[], b: readonly string[]): string[] {
-  const out: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (j === b.length || (i < a.length && comparePaths(a[i], b[j]) <= 0)) out.push(a[i++]);
-    else out.push(b[j++]);
-  }
-  return out;
 }

@@ -1,8 +1,8 @@
 /**
  * The names lists the index keeps for C/C++ files (lib/index/name_hashes.ts): a query with
- * `defines` keeps a C/C++ file only when it may define the name (then as `named`, needing no
- * read), leaves out the files that cannot, and treats every other file as before; the lists
- * survive a shard round trip, and a names section that fails its check is refused when read.
+ * `defines` keeps a C/C++ file only when it may define the name (in any case), leaves out the
+ * files that cannot, and treats every other file as before; the lists survive a shard round
+ * trip, and a names section that fails its check is refused when a query reads it.
  */
 import assert from "node:assert/strict";
 import { LayeredIndex } from "../../lib/index/layered_index.ts";
@@ -46,23 +46,19 @@ function ask(idx: LayeredIndex, defines: string | null, ignoreCase = false) {
     defines === null ? null : nameHash(defines),
   );
   assert.ok(found !== null);
-  return { files: found.files.sort(), named: (found.named ?? []).sort() };
+  return { files: found.files.sort() };
 }
-
-const SEARCHED = ["docs/notes.md", "src/big.c", "src/tool.py"];
 
 function assertNarrowed(idx: LayeredIndex): void {
   assert.deepEqual(ask(idx, null), {
     files: ["docs/notes.md", "src/big.c", "src/def.c", "src/proto.h", "src/tool.py", "src/use.c"],
-    named: [],
   });
-  // use.c calls it inside a body: left out; def.c and proto.h may define it: named.
-  assert.deepEqual(ask(idx, "wanted_fn"), { files: SEARCHED, named: ["src/def.c", "src/proto.h"] });
-  // Case-insensitive: the lists hold the names in lower case (WANTED.H's macro too).
-  assert.deepEqual(ask(idx, "WANTED_FN", true), {
-    files: SEARCHED,
-    named: ["src/WANTED.H", "src/def.c", "src/proto.h"],
-  });
+  // use.c calls it inside a body: left out; def.c and proto.h may define it; the others have no
+  // list (not C/C++, or over 1 MiB).
+  const kept = ["docs/notes.md", "src/big.c", "src/def.c", "src/proto.h", "src/tool.py"];
+  assert.deepEqual(ask(idx, "wanted_fn").files, kept);
+  // The lists hold the names in lower case: -i finds WANTED.H's macro too.
+  assert.deepEqual(ask(idx, "WANTED_FN", true).files, [...kept, "src/WANTED.H"].sort());
 }
 
 Deno.test("index names: a defines query keeps only the C/C++ files that may define the name", () => {
@@ -73,9 +69,9 @@ Deno.test("index names: a file re-added with new text gets a new list", () => {
   const idx = built();
   const bytes = enc.encode("int wanted_fn = 3;\n");
   idx.add({ rel: "src/use.c", real: "", size: bytes.length, mtimeMs: 2000 }, bytes);
-  assert.deepEqual(ask(idx, "wanted_fn").named, ["src/def.c", "src/proto.h", "src/use.c"]);
+  assert.ok(ask(idx, "wanted_fn").files.includes("src/use.c"));
   idx.remove("src/def.c");
-  assert.deepEqual(ask(idx, "wanted_fn").named, ["src/proto.h", "src/use.c"]);
+  assert.ok(!ask(idx, "wanted_fn").files.includes("src/def.c"));
 });
 
 async function written(idx: LayeredIndex): Promise<{ path: string; bytes: Uint8Array }> {
