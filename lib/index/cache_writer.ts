@@ -103,12 +103,28 @@ function begin(id: number, key: string, name: string): void {
 
 function append(id: number, bytes: Uint8Array): void {
   const w = open.get(id);
-  if (w === undefined || w.error !== "") return;
   try {
+    if (w === undefined || w.error !== "") return;
     let done = 0;
     while (done < bytes.length) done += w.file.writeSync(bytes.subarray(done));
   } catch (error) {
-    w.error = error instanceof Error ? error.message : String(error);
+    w!.error = error instanceof Error ? error.message : String(error);
+  } finally {
+    freeNow(bytes);
+  }
+}
+
+/**
+ * Gives a written chunk's memory back at once: a shard passes through here 4 MiB at a time, and
+ * the collector of this small worker would otherwise hold tens of MiB of written chunks.
+ */
+function freeNow(bytes: Uint8Array): void {
+  const buffer = bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  if (bytes.byteOffset !== 0 || buffer.byteLength !== bytes.byteLength) return;
+  try {
+    buffer.transfer?.(0);
+  } catch {
+    // not transferable: the collector frees it
   }
 }
 

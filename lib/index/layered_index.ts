@@ -7,6 +7,7 @@
 import { comparePaths } from "../workspace/names.ts";
 import type { Candidates } from "../search/protocol.ts";
 import { evaluate } from "./evaluate.ts";
+import { unionOfSorted } from "./posting_store.ts";
 import type { Query } from "./query.ts";
 import type { ShardInput, StoredFile } from "./shard_format.ts";
 import type { StoredShard } from "./stored_shard.ts";
@@ -35,7 +36,9 @@ interface EncodeSource {
   records: ArrayLike<StoredFile | FileRecord>;
   namesOf(i: number): Uint32Array | null;
   isLive(i: number): boolean;
-  docs(tri: number): Int32Array;
+  count(tri: number): number;
+  /** Writes the source's ascending documents of `tri` into `out` from `at`; returns how many. */
+  docsInto(tri: number, out: Int32Array, at: number): number;
   docCount: number;
   docTable(doc: number): [number, number, number];
   trigrams: Int32Array;
@@ -43,9 +46,16 @@ interface EncodeSource {
 
 export class LayeredIndex {
   readonly #layers: Layer[] = [];
-  #overlay = new TrigramIndex();
+  readonly #sealBytes: number | undefined;
+  #overlay: TrigramIndex;
   /** Paths added or removed since the last snapshot() (what a persist must catch up on). */
   readonly #changed = new Set<string>();
+
+  /** `sealBytes`: when the overlay's growing posting lists are sealed (posting_store.ts). */
+  constructor(sealBytes?: number) {
+    this.#sealBytes = sealBytes;
+    this.#overlay = new TrigramIndex(sealBytes);
+  }
 
   /** Stacks a stored shard; its records supersede those of the layers below for their paths. */
   addLayer(shard: StoredShard): void {
@@ -232,7 +242,12 @@ export class LayeredIndex {
         records: shard.files,
         namesOf: (i) => shard.namesOf(i),
         isLive: (i) => layer.live[i] === 1,
-        docs: (tri) => shard.docs(tri),
+        count: (tri) => shard.count(tri),
+        docsInto: (tri, out, at) => {
+          const docs = shard.docs(tri);
+          out.set(docs, at);
+          return docs.length;
+        },
         docCount: shard.toc.docs,
         docTable: (d) => [shard.docFile[d], shard.docOff[d], shard.docLen[d]],
         trigrams: shard.trigrams,
@@ -243,7 +258,8 @@ export class LayeredIndex {
       records: o.files,
       namesOf: (i) => o.namesOf(o.files[i]),
       isLive: (i) => o.files[i].state !== GONE,
-      docs: (tri) => o.docs(tri),
+      count: (tri) => o.count(tri),
+      docsInto: (tri, out, at) => o.postings.docsInto(tri, out, at),
       docCount: o.docCount,
       docTable: (d) => o.doc(d),
       trigrams: o.postings.trigramList(),
@@ -260,7 +276,7 @@ export class LayeredIndex {
   close(): void {
     for (const layer of this.#layers) layer.shard.close();
     this.#layers.length = 0;
-    this.#overlay = new TrigramIndex();
+    this.#overlay = new TrigramIndex(this.#sealBytes);
   }
 }
 
@@ -310,22 +326,6 @@ function collectLayer(
   return out.length > before;
 }
 
-function mergeTrigrams(lists: Int32Array[]): Int32Array {
-  if (lists.length === 1) return lists[0];
-  let total = 0;
-  for (const l of lists) total += l.length;
-  const all = new Int32Array(total);
-  let n = 0;
-  for (const l of lists) {
-    all.set(l, n);
-    n += l.length;
-  }
-  all.sort();
-  let k = 0;
-  for (let i = 0; i < all.length; i++) if (k === 0 || all[k - 1] !== all[i]) all[k++] = all[i];
-  return all.subarray(0, k);
-}
-
 /** The shard input of the live files of `sources`, in walk order, documents renumbered. */
 function mergeSources(key: string, sources: EncodeSource[], supersedes: string[]): ShardInput {
   const picked: { s: number; i: number; rel: string }[] = [];
@@ -369,7 +369,9 @@ function mergeSources(key: string, sources: EncodeSource[], supersedes: string[]
       next++;
     }
   });
-  const trigrams = mergeTrigrams(sources.map((s) => s.trigrams));
+  const trigrams = unionOfSorted(sources.map((s) => s.trigrams));
+  let raw = new Int32Array(1024);
+  let out = new Int32Array(1024);
   return {
     key,
     meta: { files, supersedes, folders: null },
@@ -378,35 +380,31 @@ function mergeSources(key: string, sources: EncodeSource[], supersedes: string[]
     docLen,
     trigrams,
     docsOf(tri) {
-      const parts: Int32Array[] = [];
-      let total = 0;
+      // Every list goes through the same two buffers (the encoder copies each before asking for
+      // the next): a write allocates nothing per list.
+      let n = 0;
       let sorted = true;
       sources.forEach((src, s) => {
-        const docs = src.docs(tri);
-        if (docs.length === 0) return;
+        const count = src.count(tri);
+        if (count === 0) return;
+        if (raw.length < count) raw = new Int32Array(Math.max(count, raw.length * 2));
+        if (out.length < n + count) {
+          const grown = new Int32Array(Math.max(n + count, out.length * 2));
+          grown.set(out.subarray(0, n));
+          out = grown;
+        }
+        const got = src.docsInto(tri, raw, 0);
         const map = docMaps[s];
-        const out = new Int32Array(docs.length);
-        let n = 0;
-        for (let k = 0; k < docs.length; k++) {
+        for (let k = 0; k < got; k++) {
           // Documents added since the snapshot (the write is paced) have no place: left out.
-          const d = docs[k] < map.length ? map[docs[k]] : -1;
+          const d = raw[k] < map.length ? map[raw[k]] : -1;
           if (d < 0) continue;
           if (n > 0 && d < out[n - 1]) sorted = false;
           out[n++] = d;
         }
-        if (n > 0) {
-          parts.push(out.subarray(0, n));
-          total += n;
-        }
       });
-      if (parts.length === 1 && sorted) return parts[0];
-      const all = new Int32Array(total);
-      let n = 0;
-      for (const part of parts) {
-        all.set(part, n);
-        n += part.length;
-      }
-      return all.sort();
+      const docs = out.subarray(0, n);
+      return sorted ? docs : docs.sort();
     },
   };
 }

@@ -1,9 +1,13 @@
 /**
- * Posting lists: for each byte trigram, the ascending ids of the documents (files or pieces of
- * large files) that hold it, delta-encoded as varints in chains of 32-byte blocks inside 4 MiB
- * arena chunks. Documents are added in ascending id order, so a list only ever grows at its end.
- * A trigram's slot is found through an open-addressing hash table.
+ * Growing posting lists: for each byte trigram, the ascending ids of the documents (files or
+ * pieces of large files) that hold it, delta-encoded as varints in chains of 32-byte blocks
+ * inside 4 MiB arena chunks. Documents are added in ascending id order, so a list only ever grows
+ * at its end. A trigram's slot is found through an open-addressing hash table. The index keeps
+ * these only for its newest documents: posting_store.ts seals them into frozen lists (their
+ * compact form) and clears them for reuse.
  */
+
+import { freeNow } from "../free_buffer.ts";
 
 const BLOCK = 32; // [next block: int32][28 payload bytes]
 const CHUNK_BITS = 22;
@@ -19,8 +23,11 @@ export class Postings {
   #tail = new Int32Array(1024);
   #last = new Int32Array(1024);
   #n = new Int32Array(1024);
+  /** Payload bytes of each list (its varints, without the block links). */
+  #len = new Int32Array(1024);
   #chunks: Uint8Array[] = [];
   #used = BLOCK; // position 0 is never a block: 0 means "no next block"
+  #payload = 0;
 
   /** Bytes held (arena, tables), for the memory cap. */
   get bytes(): number {
@@ -30,6 +37,42 @@ export class Postings {
   /** Distinct trigrams seen. */
   get trigrams(): number {
     return this.#count;
+  }
+
+  /** Bytes of the arena's blocks in use (what a seal is measured by). */
+  get arenaUsed(): number {
+    return this.#used;
+  }
+
+  /** No list holds anything. */
+  get empty(): boolean {
+    return this.#count === 0;
+  }
+
+  /**
+   * Forgets every list but keeps the arena and the tables for the next documents (a seal: the
+   * lists now live in frozen form).
+   */
+  clear(): void {
+    this.#keys.fill(0);
+    this.#count = 0;
+    this.#used = BLOCK;
+    this.#payload = 0;
+  }
+
+  /** Forgets every list and gives the arena and the tables back (the build is done). */
+  release(): void {
+    for (const chunk of this.#chunks) freeNow(chunk);
+    this.#chunks = [];
+    this.#keys = new Int32Array(1 << 12);
+    this.#slots = new Int32Array(1 << 12);
+    this.#bits = 12;
+    this.#head = new Int32Array(1024);
+    this.#tail = new Int32Array(1024);
+    this.#last = new Int32Array(1024);
+    this.#n = new Int32Array(1024);
+    this.#len = new Int32Array(1024);
+    this.clear();
   }
 
   #find(tri: number): number {
@@ -74,12 +117,14 @@ export class Postings {
       this.#tail = grow(this.#tail);
       this.#last = grow(this.#last);
       this.#n = grow(this.#n);
+      this.#len = grow(this.#len);
     }
     const block = this.#alloc();
     this.#head[id] = block;
     this.#tail[id] = block + 4;
     this.#last[id] = -1;
     this.#n[id] = 0;
+    this.#len[id] = 0;
     if (this.#count * 2 > this.#keys.length) this.#grow();
     return id;
   }
@@ -106,6 +151,8 @@ export class Postings {
     }
     this.#chunks[pos >>> CHUNK_BITS][pos & CHUNK_MASK] = byte;
     this.#tail[id] = pos + 1;
+    this.#len[id]++;
+    this.#payload++;
   }
 
   /** Records that document `doc` holds trigram `tri` (docs in ascending order; repeats ignored). */
@@ -145,11 +192,47 @@ export class Postings {
     const id = this.#find(tri);
     if (id < 0) return new Int32Array(0);
     const out = new Int32Array(this.#n[id]);
+    this.#decode(id, out, 0);
+    return out;
+  }
+
+  /**
+   * What sealing the list of `tri` needs: its count, its first document and its payload bytes
+   * (the varints as held here, the first one counted from document -1); null when absent.
+   */
+  shape(tri: number): { count: number; first: number; bytes: number } | null {
+    const id = this.#find(tri);
+    if (id < 0) return null;
+    let pos = this.#head[id] + 4;
+    const chunk = this.#chunks[pos >>> CHUNK_BITS];
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const b = chunk[pos++ & CHUNK_MASK];
+      value += (b & 127) * 2 ** shift;
+      if (b < 128) break;
+      shift += 7;
+    }
+    return { count: this.#n[id], first: value - 1, bytes: this.#len[id] };
+  }
+
+  /**
+   * Writes the ascending document ids of `tri` into `out` from `at` (it must have room for
+   * count(tri) more); returns how many were written.
+   */
+  docsInto(tri: number, out: Int32Array, at: number): number {
+    const id = this.#find(tri);
+    if (id < 0) return 0;
+    this.#decode(id, out, at);
+    return this.#n[id];
+  }
+
+  #decode(id: number, out: Int32Array, at: number): void {
     const end = this.#tail[id];
     let pos = this.#head[id] + 4;
     let chunk = this.#chunks[pos >>> CHUNK_BITS];
     let doc = -1;
-    let k = 0;
+    let k = at;
     let value = 0;
     let shift = 0;
     while (pos !== end) {
@@ -170,6 +253,5 @@ export class Postings {
         shift = 0;
       } else shift += 7;
     }
-    return out;
   }
 }

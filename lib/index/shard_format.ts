@@ -21,6 +21,7 @@
  * read (on demand); a shard that fails any check is discarded, never trusted.
  */
 import { checksum, sectionChecksum } from "./checksum.ts";
+import { freeNow } from "../free_buffer.ts";
 import type { FolderJson } from "./folder_table.ts";
 
 export const SHARD_MAGIC = 0x31495853; // "SXI1"
@@ -140,7 +141,10 @@ export interface ShardInput {
   docLen: Float64Array;
   /** Trigrams to store, ascending. */
   trigrams: Int32Array;
-  /** The new document ids (ascending) holding `tri`; empty lists are left out. */
+  /**
+   * The new document ids (ascending) holding `tri`; empty lists are left out. The answer may be
+   * a view of a buffer the next call reuses: it is read before the next is asked for.
+   */
   docsOf(tri: number): Int32Array;
 }
 
@@ -223,20 +227,23 @@ export function encodeShard(input: ShardInput, sink: ShardSink): ShardToc {
 export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, ShardToc> {
   const ready: Uint8Array[] = [];
   const out = new ChunkedOut((bytes) => ready.push(bytes));
-  const tris: number[] = [];
-  const offs: number[] = [];
-  const counts: number[] = [];
-  const sums: number[] = [];
+  const most = input.trigrams.length;
+  const tris = new Int32Array(most);
+  const offs = new Uint32Array(most);
+  const counts = new Uint32Array(most);
+  const sums = new Uint32Array(most);
+  let held = 0;
   const scratch = { buf: new Uint8Array(1 << 16) };
   for (let i = 0; i < input.trigrams.length; i++) {
     const tri = input.trigrams[i];
     const docs = input.docsOf(tri);
     if (docs.length === 0) continue;
     const list = encodeList(docs, scratch);
-    tris.push(tri);
-    offs.push(out.written);
-    counts.push(docs.length);
-    sums.push(checksum(list, tri));
+    tris[held] = tri;
+    offs[held] = out.written;
+    counts[held] = docs.length;
+    sums[held] = checksum(list, tri);
+    held++;
     out.bytes(list);
     while (ready.length > 0) yield ready.shift()!;
   }
@@ -247,24 +254,31 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
   out.bytes(bytesOf(input.docOff));
   out.bytes(bytesOf(input.docLen));
   const docEnd = out.written;
-  const triTable = new Uint8Array(tris.length * 16 + 4);
+  const triTable = new Uint8Array(held * 16 + 4);
   const view = new DataView(triTable.buffer);
-  for (let i = 0; i < tris.length; i++) {
+  for (let i = 0; i < held; i++) {
     view.setInt32(i * 16, tris[i], true);
     view.setUint32(i * 16 + 4, offs[i], true);
     view.setUint32(i * 16 + 8, counts[i], true);
     view.setUint32(i * 16 + 12, sums[i], true);
   }
-  view.setUint32(tris.length * 16, postingsEnd, true);
+  view.setUint32(held * 16, postingsEnd, true);
   const triStart = out.written;
   out.bytes(triTable);
+  const triSum = sectionChecksum(triTable);
+  freeNow(triTable);
   const cols = columnsOf(input.meta.files);
   const colStart = out.written;
   out.bytes(cols);
+  const colSum = sectionChecksum(cols);
+  freeNow(cols);
   const names = namesSectionOf(input.meta.files);
   const namesStart = out.written;
   out.bytes(names);
   const namesSum = sectionChecksum(names);
+  const namesLength = names.length;
+  // The section is copied into the chunks: its own buffer (a word per name) goes back now.
+  freeNow(names);
   const json: MetaJson = {
     rels: input.meta.files.map((f) => f.rel),
     reals: input.meta.files.flatMap((f, i): [number, string][] =>
@@ -276,6 +290,9 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
   const meta = new TextEncoder().encode(JSON.stringify(json));
   const metaStart = out.written;
   out.bytes(meta);
+  const metaSum = sectionChecksum(meta);
+  const metaLength = meta.length;
+  freeNow(meta);
   const docSum = checksumOfTable(input);
   const toc: ShardToc = {
     magic: "shipcode-mcp index shard",
@@ -283,13 +300,13 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
     key: input.key,
     files: input.meta.files.length,
     docs: docCount,
-    tris: tris.length,
+    tris: held,
     postings: [0, postingsEnd],
     docTable: [docStart, docEnd - docStart, docSum],
-    triTable: [triStart, triTable.length, sectionChecksum(triTable)],
-    cols: [colStart, cols.length, sectionChecksum(cols)],
-    names: [namesStart, names.length, namesSum],
-    meta: [metaStart, meta.length, sectionChecksum(meta)],
+    triTable: [triStart, held * 16 + 4, triSum],
+    cols: [colStart, input.meta.files.length * COL_BYTES, colSum],
+    names: [namesStart, namesLength, namesSum],
+    meta: [metaStart, metaLength, metaSum],
   };
   const tocBytes = new TextEncoder().encode(JSON.stringify(toc));
   out.bytes(tocBytes);
@@ -309,5 +326,7 @@ function checksumOfTable(input: ShardInput): number {
   all.set(bytesOf(input.docFile), 0);
   all.set(bytesOf(input.docOff), input.docFile.byteLength);
   all.set(bytesOf(input.docLen), input.docFile.byteLength * 3);
-  return sectionChecksum(all);
+  const sum = sectionChecksum(all);
+  freeNow(all);
+  return sum;
 }

@@ -7,7 +7,8 @@
  * files: every query returns them, so they are always searched.
  */
 import { comparePaths } from "../workspace/names.ts";
-import { Postings } from "./postings.ts";
+import { PostingStore } from "./posting_store.ts";
+import { freeNow } from "../free_buffer.ts";
 import type { Query } from "./query.ts";
 import { evaluate, type PostingSource } from "./evaluate.ts";
 import type { Candidates } from "../search/protocol.ts";
@@ -106,7 +107,7 @@ export function pieceEnds(bytes: Uint8Array): number[] {
 export class TrigramIndex implements PostingSource {
   readonly files: FileRecord[] = [];
   readonly byRel = new Map<string, number>();
-  readonly postings = new Postings();
+  readonly postings: PostingStore;
   /** Records below this one are in walk order (the build's); later ones need sorting. */
   ordered = 0;
   #docFile = new Int32Array(1024);
@@ -124,6 +125,19 @@ export class TrigramIndex implements PostingSource {
   /** One bit per trigram: seen in the current document. */
   #seen = new Int32Array(1 << 19);
   #touched = new Int32Array(1 << 16);
+
+  /** `sealBytes`: when the growing posting lists are sealed (posting_store.ts; tests set it). */
+  constructor(sealBytes?: number) {
+    this.postings = new PostingStore(sealBytes);
+  }
+
+  /**
+   * The build is done: every posting list goes to its compact form and the growing lists'
+   * arena is given back (files re-indexed later grow a small one again).
+   */
+  compact(): void {
+    this.postings.compact();
+  }
 
   get docCount(): number {
     return this.#docCount;
@@ -234,12 +248,24 @@ export class TrigramIndex implements PostingSource {
     this.#namesUsed += names.length;
   }
 
+  /**
+   * Gives the posting lists' and the names lists' buffers back now: a persist wrote them to a
+   * shard that replaced this index, and the collector would free them only later, after the
+   * shard's own tables were read. Queries no longer see any document or name of this index.
+   */
+  release(): void {
+    this.postings.release();
+    for (const chunk of this.#names) freeNow(chunk);
+    this.#names.length = 0;
+    this.#nameBytes = 0;
+  }
+
   /** The names list of a record of this index, or null when it keeps none. */
   namesOf(record: FileRecord): Uint32Array | null {
     if (record.nameCount < 0) return null;
     const chunk = Math.floor(record.nameStart / NAME_CHUNK);
     const at = record.nameStart - chunk * NAME_CHUNK;
-    return this.#names[chunk].subarray(at, at + record.nameCount);
+    return this.#names[chunk]?.subarray(at, at + record.nameCount) ?? null;
   }
 
   #addDoc(file: number, bytes: Uint8Array, start: number, end: number): void {
@@ -277,6 +303,7 @@ export class TrigramIndex implements PostingSource {
       postings.add(t, doc);
     }
     for (let k = 0; k < nTouched; k++) seen[touched[k] >>> 5] = 0;
+    postings.endDocument(doc);
   }
 
   docs(tri: number): Int32Array {

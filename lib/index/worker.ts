@@ -27,6 +27,7 @@ import { Workspace } from "../workspace/workspace.ts";
 import { joinRoot, relativeUnder } from "../workspace/names.ts";
 import { isUnder, scopeFilter } from "../search/scope.ts";
 import { log, setLogLevel } from "../log.ts";
+import { freeNow } from "../free_buffer.ts";
 import { planQuery } from "./planner.ts";
 import { LayeredIndex } from "./layered_index.ts";
 import { IndexStore, rootKey } from "./index_store.ts";
@@ -193,18 +194,8 @@ function indexFile(idx: LayeredIndex, e: Entry, skip = false): void {
   const seenAt = Date.now();
   const bytes = skip ? null : ws!.readWalkedSync(joinRootOr(e), scratch);
   idx.add({ ...e, seenAt }, bytes);
-  if (bytes !== null && bytes.buffer !== scratch.buffer) release(bytes);
+  if (bytes !== null && bytes.buffer !== scratch.buffer) freeNow(bytes);
   noteUnwritten();
-}
-
-function release(bytes: Uint8Array): void {
-  const buffer = bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
-  if (bytes.byteOffset !== 0 || buffer.byteLength !== bytes.byteLength) return;
-  try {
-    buffer.transfer?.(0);
-  } catch {
-    // not transferable: the collector frees it
-  }
 }
 
 /**
@@ -352,6 +343,7 @@ async function build(): Promise<void> {
     }
   }
   next.overlay.ordered = next.overlay.files.length;
+  next.overlay.compact();
   index?.close();
   index = next;
   setPhase(
@@ -1064,6 +1056,7 @@ async function persist(): Promise<void> {
     }
     for (const old of idx.layers) if (old !== base) old.close();
     index = next;
+    idx.overlay.release();
     post({ t: "state", status: status() });
     if (reread.size > 0) rereadLater();
   } finally {

@@ -24,8 +24,8 @@ function files(): Record<string, string> {
   return out;
 }
 
-function built(contents: Record<string, string>): LayeredIndex {
-  const idx = new LayeredIndex();
+function built(contents: Record<string, string>, sealBytes?: number): LayeredIndex {
+  const idx = new LayeredIndex(sealBytes);
   for (const rel of Object.keys(contents).sort()) {
     const bytes = enc.encode(contents[rel]);
     idx.add(
@@ -113,6 +113,43 @@ function refused(path: string, key = KEY): string {
   }
   assert.fail("the shard was accepted");
 }
+
+Deno.test("index store: a base rewritten from a stored shard and a sealed overlay holds both", async () => {
+  const words = ["alpha", "beta", "wanted_token", "kmalloc", "task_struct", "list_head"];
+  const first: Record<string, string> = {};
+  const later: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) {
+    const text = Array.from({ length: 30 }, (_, k) => `${words[(i * 7 + k) % 6]}_${(i * k) % 97}`);
+    // The later files interleave with the stored ones in walk order: documents are renumbered.
+    (i % 3 === 0 ? later : first)[`src/f${String(i).padStart(3, "0")}.c`] = text.join("\n");
+  }
+  const base = await written(built(first));
+  const shard = StoredShard.open(base, KEY);
+  let rewritten = "";
+  try {
+    const layered = new LayeredIndex(2048);
+    layered.addLayer(shard);
+    for (const rel of Object.keys(later).sort()) {
+      const bytes = enc.encode(later[rel]);
+      layered.add({ rel, real: "", size: bytes.length, mtimeMs: 1000 }, bytes);
+    }
+    assert.ok(layered.overlay.postings.ranges > 1, "the overlay sealed no range");
+    rewritten = await written(layered);
+    const again = new LayeredIndex();
+    again.addLayer(StoredShard.open(rewritten, KEY));
+    const whole = built({ ...first, ...later });
+    for (const w of words) {
+      for (const q of [w, `${w}_4\\b`, `${w}_1[0-9]`]) {
+        assert.deepEqual(answer(again, q), answer(whole, q), q);
+      }
+    }
+    again.close();
+  } finally {
+    shard.close();
+    await Deno.remove(base);
+    if (rewritten !== "") await Deno.remove(rewritten);
+  }
+});
 
 Deno.test("index store: a changed byte in any table, a truncated file or another root's key is refused", async () => {
   const path = await written(built(files()));
