@@ -8,10 +8,14 @@
  * - symbols across the tree: find_symbol of a name in 4,500 files, then find_references of a
  *   name in 1,400 files (full parses); and symbols of every file: find_symbol with the prefix `s`;
  * - complete listings: glob `**` and list_dir of the whole tree, head_limit 0;
- * - the index build: a default server, one grep to start it, until "index ready".
+ * - the index build: a default server, one grep to start it, until "index ready" (in memory,
+ *   `--no-cache`, as every bench server runs unless told otherwise);
+ * - the first build with its write: the same with a cache folder of its own (a temp folder,
+ *   removed after), until the base shard is written: what a user's first session on the tree
+ *   does.
  *
  *   BENCH_CORPUS=/path/to/linux-source-6.1 \
- *     deno run --allow-read --allow-run --allow-env bench/memory.ts [--only grep,symbols,...]
+ *     deno run --allow-read --allow-write --allow-run --allow-env bench/memory.ts [--only grep,symbols,...]
  */
 import { loadAverage, parseLine, Peer, procStatusKiB } from "./client.ts";
 import { CORPUS, oursCommand, requireCorpusAndServer, serverLabel } from "./servers.ts";
@@ -29,8 +33,10 @@ interface Session {
   label: string;
   flags: string[];
   steps: Step[];
-  /** Wait for "index ready" after the steps. */
-  index?: boolean;
+  /** Wait for this debug line after the steps ("index ready", "index written"). */
+  waitFor?: string;
+  /** Run with a cache folder of its own. */
+  cache?: boolean;
 }
 
 const SESSIONS: Session[] = [
@@ -74,7 +80,15 @@ const SESSIONS: Session[] = [
     label: "the index build (one grep, then until the index is ready)",
     flags: ["--log-level", "debug"],
     steps: [{ tool: "grep", args: { pattern: "memory_bench_token", head_limit: 0 } }],
-    index: true,
+    waitFor: "debug: index ready",
+  },
+  {
+    id: "index-cached",
+    label: "the first build with its write (a cache folder of its own, until the shard is written)",
+    flags: ["--log-level", "debug"],
+    steps: [{ tool: "grep", args: { pattern: "memory_bench_token", head_limit: 0 } }],
+    waitFor: "debug: index written",
+    cache: true,
   },
 ];
 
@@ -94,10 +108,12 @@ const rows: Row[] = [];
 for (const session of SESSIONS) {
   if (only !== undefined && !only.includes(session.id)) continue;
   let ready = false;
-  const peer = new Peer(session.id, oursCommand(CORPUS, session.flags), {
+  const cacheDir = session.cache === true ? Deno.makeTempDirSync({ prefix: "memory-bench-" }) : "";
+  const flags = cacheDir === "" ? session.flags : [...session.flags, "--cache-dir", cacheDir];
+  const peer = new Peer(session.id, oursCommand(CORPUS, flags), {
     stderr: "piped",
     onStderrLine: (line) => {
-      if (line.includes("debug: index ready")) ready = true;
+      if (session.waitFor !== undefined && line.includes(session.waitFor)) ready = true;
     },
   });
   await peer.handshake();
@@ -116,11 +132,11 @@ for (const session of SESSIONS) {
     }
     answers.push(`${step.tool} ${(a.line.length / 1024 / 1024).toFixed(1)} MiB`);
   }
-  if (session.index === true) {
+  if (session.waitFor !== undefined) {
     while (!ready && performance.now() - t0 < 900_000) {
       await new Promise((r) => setTimeout(r, 250));
     }
-    if (!ready) throw new Error("The index was not ready after 900 s");
+    if (!ready) throw new Error(`No "${session.waitFor}" after 900 s`);
   }
   const hwm = peer.peakRssKiB() / 1024;
   const rss = procStatusKiB(peer.pid, "VmRSS") / 1024;
@@ -132,6 +148,7 @@ for (const session of SESSIONS) {
     answers: answers.join(", "),
   });
   await peer.close(30_000);
+  if (cacheDir !== "") Deno.removeSync(cacheDir, { recursive: true });
   console.error(`memory bench: ${session.id} done (${hwm.toFixed(0)} MiB)`);
 }
 
