@@ -155,10 +155,15 @@ export interface SkippedFile {
   size: number;
 }
 
+/**
+ * `heap` on the messages that end a unit of work (a walk, a batch, a listing): the worker's
+ * JavaScript heap then (V8's committed heap with its external memory, in bytes), which the pool
+ * compares with its share once the job has settled (pool.ts).
+ */
 export type FromWorker =
   | { t: "files"; job: number; batch: number; files: string[]; reals: string[] }
   | { t: "globbed"; job: number; entries: GlobbedFile[] }
-  | { t: "walked"; job: number; batches: number; walked: number }
+  | { t: "walked"; job: number; batches: number; walked: number; heap: number }
   | {
     t: "searched";
     job: number;
@@ -166,8 +171,9 @@ export type FromWorker =
     results: FileResult[];
     scanned: number;
     skipped?: SkippedFile[];
+    heap: number;
   }
-  | { t: "listed"; job: number; entries: ListEntry[] }
+  | { t: "listed"; job: number; entries: ListEntry[]; heap: number }
   /** `code`: the errno of a file-system failure (fs_errors.ts), when it was one. */
   | { t: "failed"; job: number; message: string; code?: string }
   | { t: "ready" };

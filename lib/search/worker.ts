@@ -55,6 +55,12 @@ function post(message: FromWorker): void {
   self.postMessage(message);
 }
 
+/** This worker's JavaScript heap (FromWorker `heap`): asked once per unit of work, not per file. */
+function javaScriptHeap(): number {
+  const usage = Deno.memoryUsage();
+  return usage.heapTotal + usage.external;
+}
+
 function current(job: number): boolean {
   return Atomics.load(ints, CTL_JOB) === job;
 }
@@ -111,7 +117,7 @@ function walk(message: WalkMessage): void {
   if (batch.length > 0) {
     post({ t: "files", job: message.job, batch: batches++, files: batch, reals: batchReals });
   }
-  post({ t: "walked", job: message.job, batches, walked });
+  post({ t: "walked", job: message.job, batches, walked, heap: javaScriptHeap() });
 }
 
 let usesKey = "";
@@ -464,6 +470,7 @@ function search(message: SearchMessage): void {
       batch: message.batch,
       results,
       scanned,
+      heap: javaScriptHeap(),
     };
     if (skipped.length > 0) {
       const once = new Map(skipped.map((s) => [s.path, s]));
@@ -498,7 +505,7 @@ function list(message: ListMessage): void {
     entries.push({ rel: entry.rel, isDir: entry.isDir, size: entry.size, children });
   }
   stamps[slot] = 0;
-  post({ t: "listed", job: message.job, entries });
+  post({ t: "listed", job: message.job, entries, heap: javaScriptHeap() });
 }
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {
