@@ -1,7 +1,9 @@
 /**
  * The search pool on the main thread: two persistent workers, one job at a time (a job drives
  * both, so it takes every unit of the session's work queue), a watchdog that terminates a worker whose single-file scan runs past the regex timeout
- * (and replaces it), cancellation through the shared control block, and progress polling.
+ * (and replaces it), cancellation through the shared control block, and progress polling. Once a
+ * job has settled, each idle worker whose JavaScript heap (as it last reported it) is over its
+ * share is replaced too: the garbage of a large scan would otherwise sit in it for the session.
  */
 import {
   CTL_BYTES,
@@ -18,6 +20,7 @@ import {
 } from "./protocol.ts";
 import type { WorkQueue } from "../work_queue.ts";
 import { startWorker } from "../worker_start.ts";
+import { log } from "../log.ts";
 
 export const WORKER_COUNT = 2;
 const WATCH_MS = 50;
@@ -29,6 +32,26 @@ const WATCH_MS = 50;
  * and is replaced when this has passed.
  */
 const SETTLE_MS = 60;
+
+/**
+ * The JavaScript heap a search worker may keep between jobs (SearchPoolOptions `heapShareBytes`).
+ * Measured on generated C trees: a fresh worker reports 9-10 MiB after its first batch, and one
+ * that has run tens of small greps with few hits stays at 10-20 MiB; one that has scanned 6,000
+ * files of 300 MiB (a few of them 2-4 MiB) keeps 24-39 MiB, mostly decoded texts V8 has not
+ * collected yet (about 32 MiB each after a full scan of the kernel tree: docs/BENCHMARKS.md),
+ * and content greps with thousands of hit lines leave 25 MiB to hundreds. A replacement costs a
+ * worker's start-up (see SETTLE_MS), small beside the scan that grew the heap it gives back.
+ */
+export const HEAP_SHARE_BYTES = 24 * 1024 * 1024;
+
+export interface SearchPoolOptions {
+  /**
+   * Once a job has settled, an idle worker whose last reported JavaScript heap (V8's committed
+   * heap with its external memory) is over this many bytes is replaced (default
+   * HEAP_SHARE_BYTES).
+   */
+  heapShareBytes?: number;
+}
 
 /** Deadline of a read or a walk step that makes no progress (a FIFO swapped in, a stalled disk). */
 export const STALL_MS = 10_000;
@@ -84,6 +107,8 @@ export interface Job<T> {
 
 interface Slot {
   worker: Worker;
+  /** Its JavaScript heap as it last reported it (FromWorker `heap`); 0 before its first report. */
+  heap: number;
   /** Resolves when the worker is up: null, or why it could not start (STOPPED if killed first). */
   ready: Promise<string | null>;
   /** Terminates the worker; a pending `ready` settles with STOPPED. */
@@ -91,6 +116,11 @@ interface Slot {
 }
 
 const STOPPED = "stopped";
+
+/** Bytes in MiB with one decimal, for the log. */
+function mib(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
+}
 
 export class SearchPool {
   readonly #control = new SharedArrayBuffer(CTL_BYTES);
@@ -108,15 +138,28 @@ export class SearchPool {
   /** Bumped by stop(): a settling that began before it replaces no worker. */
   #generation = 0;
   #spawned = 0;
+  #recycled = 0;
+  readonly #heapShare: number;
 
   /** `queue` is the session's one queue for heavy work: each job holds all of it while it runs. */
-  constructor(queue: WorkQueue) {
+  constructor(queue: WorkQueue, options: SearchPoolOptions = {}) {
     this.#queue = queue;
+    this.#heapShare = options.heapShareBytes ?? HEAP_SHARE_BYTES;
   }
 
   /** Workers started so far (the first two, and every replacement). */
   get spawned(): number {
     return this.#spawned;
+  }
+
+  /** Workers replaced after a job because their heap was over its share. */
+  get recycled(): number {
+    return this.#recycled;
+  }
+
+  /** The JavaScript heap each live worker last reported, in bytes (0 before its first report). */
+  get heaps(): number[] {
+    return this.#slots.map((slot) => slot.heap);
   }
 
   /** Starts the workers (idempotent). */
@@ -155,13 +198,20 @@ export class SearchPool {
     let started = false;
     let settleReady!: (error: string | null) => void;
     const ready = new Promise<string | null>((resolve) => (settleReady = resolve));
+    const kill = () => {
+      worker.terminate();
+      settleReady(STOPPED);
+    };
+    const slot: Slot = { worker, heap: 0, ready, kill };
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
-      if (event.data.t === "ready") {
+      const message = event.data;
+      if (message.t === "ready") {
         started = true;
         settleReady(null);
         return;
       }
-      this.#onMessage?.(index, event.data);
+      if ("heap" in message) slot.heap = message.heap;
+      this.#onMessage?.(index, message);
     };
     worker.onerror = (event) => {
       event.preventDefault();
@@ -172,18 +222,36 @@ export class SearchPool {
         return;
       }
       this.#onMessage?.(index, { t: "failed", job: -1, message });
-      if (this.#slots[index]?.worker === worker) {
-        this.#slots[index].kill();
-        this.#slots[index] = this.#spawn(index);
-      }
+      if (this.#slots[index] === slot) this.#replace(index);
     };
     this.#stamps[index] = 0;
     worker.postMessage({ t: "init", control: this.#control, slot: index } satisfies ToWorker);
-    const kill = () => {
-      worker.terminate();
-      settleReady(STOPPED);
-    };
-    return { worker, ready, kill };
+    return slot;
+  }
+
+  /** Terminates the worker at `index` and starts another in its place (with no caches). */
+  #replace(index: number): void {
+    this.#slots[index].kill();
+    this.#slots[index] = this.#spawn(index);
+  }
+
+  /**
+   * Replaces each worker whose last reported heap is over its share and that is idle: a worker
+   * still inside a scan of a cancelled job is left to #stopBusy, which calls this again when it
+   * is done. A replacement reports no heap before its first unit of work, so none is replaced
+   * twice.
+   */
+  #recycle(): void {
+    for (let i = 0; i < this.#slots.length; i++) {
+      const heap = this.#slots[i].heap;
+      if (heap <= this.#heapShare || this.#stamps[i] > 0) continue;
+      log.debug(
+        `Replacing search worker ${i}: its JavaScript heap is ${mib(heap)} MiB, over its share ` +
+          `of ${mib(this.#heapShare)} MiB`,
+      );
+      this.#replace(i);
+      this.#recycled++;
+    }
   }
 
   /**
@@ -192,7 +260,11 @@ export class SearchPool {
    * this (it would otherwise queue behind the old scans), so a cancellation never waits longer.
    */
   #stopBusy(): void {
-    if (this.#settling !== null || !this.#slots.some((_, i) => this.#stamps[i] > 0)) return;
+    if (this.#settling !== null) return;
+    if (!this.#slots.some((_, i) => this.#stamps[i] > 0)) {
+      this.#recycle();
+      return;
+    }
     const generation = this.#generation;
     const started = Date.now();
     this.#settling = new Promise<void>((resolve) => {
@@ -203,10 +275,8 @@ export class SearchPool {
           setTimeout(check, 4);
           return;
         }
-        for (const i of busy) {
-          this.#slots[i].kill();
-          this.#slots[i] = this.#spawn(i);
-        }
+        for (const i of busy) this.#replace(i);
+        this.#recycle();
         this.#settling = null;
         resolve();
       };
@@ -221,8 +291,7 @@ export class SearchPool {
       const phase = this.#ints[CTL_SLOT + 4 * i + 3];
       const limit = phase === PHASE_REGEX ? this.#timeoutMs : Math.max(STALL_MS, this.#timeoutMs);
       if (stamp > 0 && now - stamp > limit) {
-        this.#slots[i].kill();
-        this.#slots[i] = this.#spawn(i);
+        this.#replace(i);
         if (this.#onTimeout !== null) this.#onTimeout(i, phase);
       }
     }
@@ -266,6 +335,8 @@ export class SearchPool {
     this.#timeoutMs = ctx.timeoutMs;
     return await new Promise<T>((resolve, reject) => {
       let done = false;
+      /** Set by a cancellation, whose settling (#stopBusy) replaces the grown workers instead. */
+      let cancelled = false;
       const progressTimer = setInterval(() => ctx.progress(Atomics.load(ints, CTL_SCANNED)), 100);
       const settle = () => {
         done = true;
@@ -274,6 +345,7 @@ export class SearchPool {
         ctx.signal.removeEventListener("abort", onAbort);
         this.#onMessage = null;
         this.#onTimeout = null;
+        if (!cancelled) this.#recycle();
       };
       const job: Job<T> = {
         id,
@@ -293,6 +365,7 @@ export class SearchPool {
         setCutoff: (batch) => Atomics.store(ints, CTL_CUTOFF, batch),
       };
       const onAbort = () => {
+        cancelled = true;
         job.fail(new JobAbortedError());
         this.#stopBusy();
       };

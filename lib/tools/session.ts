@@ -7,7 +7,7 @@
 import { EditSession } from "../edits/edit_session.ts";
 import { GitRunner } from "../git/runner.ts";
 import type { GitTarget } from "../git/target.ts";
-import { SearchPool } from "../search/pool.ts";
+import { HEAP_SHARE_BYTES, SearchPool } from "../search/pool.ts";
 import { SemanticService } from "../semantic/service.ts";
 import { SymbolService } from "../symbols/service.ts";
 import { WorkQueue } from "../work_queue.ts";
@@ -47,7 +47,8 @@ export class Session {
     } = {},
   ) {
     this.queue = new WorkQueue(HEAVY_UNITS);
-    this.pool = new SearchPool(this.queue);
+    // Each search worker whose heap a job grew past its share is replaced when the job ends.
+    this.pool = new SearchPool(this.queue, { heapShareBytes: HEAP_SHARE_BYTES });
     this.edits = options.write === true ? new EditSession() : null;
     this.index = options.index ?? null;
     this.git = options.git ? new GitRunner(options.git) : null;
