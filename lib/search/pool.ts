@@ -35,14 +35,14 @@ const SETTLE_MS = 60;
 
 /**
  * The JavaScript heap a search worker may keep between jobs (SearchPoolOptions `heapShareBytes`).
- * Measured on generated C trees: a fresh worker reports 9-10 MiB after its first batch, and one
- * that has run tens of small greps with few hits stays at 10-20 MiB; one that has scanned 6,000
- * files of 300 MiB (a few of them 2-4 MiB) keeps 24-39 MiB, mostly decoded texts V8 has not
- * collected yet (about 32 MiB each after a full scan of the kernel tree: docs/BENCHMARKS.md),
- * and content greps with thousands of hit lines leave 25 MiB to hundreds. A replacement costs a
- * worker's start-up (see SETTLE_MS), small beside the scan that grew the heap it gives back.
+ * Measured on generated C trees: a fresh worker reports 9-10 MiB after its first batch, one that
+ * has run tens of small greps stays at 10-20 MiB, and one that has scanned thousands of files
+ * keeps 17-39 MiB (after a files-mode scan of the whole kernel tree, about 11 MiB each); content
+ * greps with many hit lines leave 25 MiB to hundreds. The share sits above the routine figures,
+ * so that an agent's run of ordinary greps never waits for a worker's start-up (60-110 ms for
+ * two), and catches the heaps that hold a large answer's garbage.
  */
-export const HEAP_SHARE_BYTES = 24 * 1024 * 1024;
+export const HEAP_SHARE_BYTES = 48 * 1024 * 1024;
 
 export interface SearchPoolOptions {
   /**
