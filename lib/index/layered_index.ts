@@ -9,7 +9,7 @@ import type { Candidates } from "../search/protocol.ts";
 import { evaluate } from "./evaluate.ts";
 import { unionOfSorted } from "./posting_store.ts";
 import type { Query } from "./query.ts";
-import type { ShardInput, StoredFile } from "./shard_format.ts";
+import { columnsOf, type ShardInput, type StoredFile } from "./shard_format.ts";
 import type { StoredShard } from "./stored_shard.ts";
 import {
   type Chosen,
@@ -326,8 +326,105 @@ function collectLayer(
   return out.length > before;
 }
 
+/**
+ * The records of a lone source that already are what a shard holds: every one live, in walk
+ * order, with its documents in order and none dead (the index a build has just made); null
+ * otherwise. A copy of the list, not of the records.
+ */
+function alreadyStored(src: EncodeSource): StoredFile[] | null {
+  const records = src.records;
+  let next = 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    if (!src.isLive(i) || (i > 0 && comparePaths(records[i - 1].rel, r.rel) >= 0)) return null;
+    if (r.docs > 0) {
+      if (r.firstDoc !== next) return null;
+      next += r.docs;
+    }
+  }
+  return next === src.docCount ? Array.from(records) : null;
+}
+
 /** The shard input of the live files of `sources`, in walk order, documents renumbered. */
 function mergeSources(key: string, sources: EncodeSource[], supersedes: string[]): ShardInput {
+  const lone = sources.length === 1 ? alreadyStored(sources[0]) : null;
+  const { files, docMaps, docFile, docOff, docLen } = lone !== null
+    ? keptAsTheyAre(sources[0], lone)
+    : renumbered(sources);
+  const trigrams = unionOfSorted(sources.map((s) => s.trigrams));
+  let raw = new Int32Array(1024);
+  let out = new Int32Array(1024);
+  return {
+    key,
+    // The index's own records are read as they are; their columns are taken now, since a file
+    // removed while the write is paced changes its record (its names are then left out, which
+    // only keeps the file for a find_symbol query).
+    meta: lone !== null
+      ? { files, supersedes, folders: null, namesOf: (i) => sources[0].namesOf(i) }
+      : { files, supersedes, folders: null },
+    cols: lone !== null ? columnsOf(files) : undefined,
+    docFile,
+    docOff,
+    docLen,
+    trigrams,
+    docsOf(tri) {
+      // Every list goes through the same two buffers (the encoder copies each before asking for
+      // the next): a write allocates nothing per list.
+      let n = 0;
+      let sorted = true;
+      sources.forEach((src, s) => {
+        const count = src.count(tri);
+        if (count === 0) return;
+        if (raw.length < count) raw = new Int32Array(Math.max(count, raw.length * 2));
+        if (out.length < n + count) {
+          const grown = new Int32Array(Math.max(n + count, out.length * 2));
+          grown.set(out.subarray(0, n));
+          out = grown;
+        }
+        const got = src.docsInto(tri, raw, 0);
+        const map = docMaps[s];
+        for (let k = 0; k < got; k++) {
+          // Documents added since the snapshot (the write is paced) have no place: left out.
+          const d = raw[k] < map.length ? map[raw[k]] : -1;
+          if (d < 0) continue;
+          if (n > 0 && d < out[n - 1]) sorted = false;
+          out[n++] = d;
+        }
+      });
+      const docs = out.subarray(0, n);
+      return sorted ? docs : docs.sort();
+    },
+  };
+}
+
+interface Renumbering {
+  files: StoredFile[];
+  /** Per source, its document ids -> the shard's (-1: not written). */
+  docMaps: Int32Array[];
+  docFile: Int32Array;
+  docOff: Float64Array;
+  docLen: Float64Array;
+}
+
+/** A lone source already in shard order: its records and documents keep their places. */
+function keptAsTheyAre(src: EncodeSource, files: StoredFile[]): Renumbering {
+  const n = src.docCount;
+  const docMap = new Int32Array(n);
+  const docFile = new Int32Array(n);
+  const docOff = new Float64Array(n);
+  const docLen = new Float64Array(n);
+  for (let d = 0; d < n; d++) {
+    const [file, off, len] = src.docTable(d);
+    docMap[d] = d;
+    docFile[d] = file;
+    docOff[d] = off;
+    docLen[d] = len;
+  }
+  return { files, docMaps: [docMap], docFile, docOff, docLen };
+}
+
+/** The live records of every source in walk order, copied, and their documents renumbered. */
+function renumbered(sources: EncodeSource[]): Renumbering {
   const picked: { s: number; i: number; rel: string }[] = [];
   sources.forEach((src, s) => {
     for (let i = 0; i < src.records.length; i++) {
@@ -369,42 +466,5 @@ function mergeSources(key: string, sources: EncodeSource[], supersedes: string[]
       next++;
     }
   });
-  const trigrams = unionOfSorted(sources.map((s) => s.trigrams));
-  let raw = new Int32Array(1024);
-  let out = new Int32Array(1024);
-  return {
-    key,
-    meta: { files, supersedes, folders: null },
-    docFile,
-    docOff,
-    docLen,
-    trigrams,
-    docsOf(tri) {
-      // Every list goes through the same two buffers (the encoder copies each before asking for
-      // the next): a write allocates nothing per list.
-      let n = 0;
-      let sorted = true;
-      sources.forEach((src, s) => {
-        const count = src.count(tri);
-        if (count === 0) return;
-        if (raw.length < count) raw = new Int32Array(Math.max(count, raw.length * 2));
-        if (out.length < n + count) {
-          const grown = new Int32Array(Math.max(n + count, out.length * 2));
-          grown.set(out.subarray(0, n));
-          out = grown;
-        }
-        const got = src.docsInto(tri, raw, 0);
-        const map = docMaps[s];
-        for (let k = 0; k < got; k++) {
-          // Documents added since the snapshot (the write is paced) have no place: left out.
-          const d = raw[k] < map.length ? map[raw[k]] : -1;
-          if (d < 0) continue;
-          if (n > 0 && d < out[n - 1]) sorted = false;
-          out[n++] = d;
-        }
-      });
-      const docs = out.subarray(0, n);
-      return sorted ? docs : docs.sort();
-    },
-  };
+  return { files, docMaps, docFile, docOff, docLen };
 }

@@ -55,6 +55,8 @@ export interface StoredFile {
 
 export interface ShardMeta {
   files: StoredFile[];
+  /** Where the writer's names lists come from when the records carry none (`names`). */
+  namesOf?: (i: number) => Uint32Array | null;
   /** Root-relative paths of the base shard that this (delta) shard supersedes. */
   supersedes: string[];
   /**
@@ -105,26 +107,32 @@ export function columnsOf(files: readonly StoredFile[]): Uint8Array {
     f64[4 * n + i] = f.ctimeMs;
     f64[5 * n + i] = f.seenAt;
     i32[i] = f.state;
-    i32[n + i] = f.firstDoc;
+    i32[n + i] = f.docs > 0 ? f.firstDoc : 0;
     i32[2 * n + i] = f.docs;
   });
   return out;
 }
 
-/** The names section: each file's list count (NO_NAMES: no list), then the lists. */
-export function namesSectionOf(files: readonly StoredFile[]): Uint8Array {
+/**
+ * The names section: each file's list count (NO_NAMES: no list), then the lists; a list is the
+ * record's `names`, or `namesOf(i)` when given.
+ */
+export function namesSectionOf(
+  files: readonly StoredFile[],
+  namesOf: (i: number) => Uint32Array | null = (i) => files[i].names ?? null,
+): Uint8Array {
   let total = files.length;
-  for (const f of files) total += f.names?.length ?? 0;
+  for (let i = 0; i < files.length; i++) total += namesOf(i)?.length ?? 0;
   const words = new Uint32Array(total);
   let at = files.length;
-  files.forEach((f, i) => {
-    const list = f.names ?? null;
+  for (let i = 0; i < files.length; i++) {
+    const list = namesOf(i);
     words[i] = list === null ? NO_NAMES : list.length;
     if (list !== null) {
       words.set(list, at);
       at += list.length;
     }
-  });
+  }
   return new Uint8Array(words.buffer);
 }
 
@@ -141,6 +149,11 @@ export interface ShardInput {
   docLen: Float64Array;
   /** Trigrams to store, ascending. */
   trigrams: Int32Array;
+  /**
+   * The cols section as of the snapshot, when the records are the index's own (which a file's
+   * removal during the paced write would change); else it is encoded from the records.
+   */
+  cols?: Uint8Array;
   /**
    * The new document ids (ascending) holding `tri`; empty lists are left out. The answer may be
    * a view of a buffer the next call reuses: it is read before the next is asked for.
@@ -267,12 +280,12 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
   out.bytes(triTable);
   const triSum = sectionChecksum(triTable);
   freeNow(triTable);
-  const cols = columnsOf(input.meta.files);
+  const cols = input.cols ?? columnsOf(input.meta.files);
   const colStart = out.written;
   out.bytes(cols);
   const colSum = sectionChecksum(cols);
   freeNow(cols);
-  const names = namesSectionOf(input.meta.files);
+  const names = namesSectionOf(input.meta.files, input.meta.namesOf);
   const namesStart = out.written;
   out.bytes(names);
   const namesSum = sectionChecksum(names);

@@ -151,6 +151,58 @@ Deno.test("index store: a base rewritten from a stored shard and a sealed overla
   }
 });
 
+function encoded(idx: LayeredIndex): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  encodeShard(idx.shardInput(KEY, 0), (b) => chunks.push(b.slice()));
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let n = 0;
+  for (const c of chunks) {
+    all.set(c, n);
+    n += c.length;
+  }
+  return all;
+}
+
+Deno.test("index store: a fresh build is written from its own records, byte for byte as a merge", () => {
+  const contents: Record<string, string> = {
+    ...files(),
+    "src/names.c": "int defined_here(void) { return 0; }\n",
+  };
+  // In walk order the records are written as they are; added in reverse they are copied and
+  // renumbered: the two shards must be the same bytes.
+  const inOrder = built(contents);
+  const reversed = new LayeredIndex();
+  for (const rel of Object.keys(contents).sort().reverse()) {
+    const bytes = enc.encode(contents[rel]);
+    reversed.add(
+      { rel, real: "", size: bytes.length, mtimeMs: 1000, dev: 1, ino: 7, ctimeMs: 1000 },
+      bytes,
+    );
+  }
+  assert.deepEqual(encoded(inOrder), encoded(reversed));
+});
+
+Deno.test("index store: a file removed while its index is being written leaves a valid shard", async () => {
+  const memory = built(files());
+  const input = memory.shardInput(KEY, 0);
+  // The write is paced: the file records are encoded after the lists, by which time a change
+  // may have tombstoned a record of the index being written.
+  memory.remove("src/hit.c");
+  const chunks: Uint8Array[] = [];
+  encodeShard(input, (b) => chunks.push(b.slice()));
+  const path = await Deno.makeTempFile({ prefix: "shipcode-shard-", suffix: ".shard" });
+  try {
+    await Deno.writeFile(path, new Uint8Array(chunks.flatMap((c) => [...c])));
+    const shard = StoredShard.open(path, KEY);
+    const stored = new LayeredIndex();
+    stored.addLayer(shard);
+    assert.deepEqual(answer(stored, "wanted_token"), ["docs/readme.md", "src/hit.c"]);
+    stored.close();
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
 Deno.test("index store: a changed byte in any table, a truncated file or another root's key is refused", async () => {
   const path = await written(built(files()));
   const bytes = await Deno.readFile(path);
