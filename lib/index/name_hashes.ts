@@ -7,6 +7,7 @@
  */
 import { eachDefinableName } from "../c_source/definable_names.ts";
 import { cFamilyExtensions } from "../symbols/languages.ts";
+import { sortedFind } from "./sorted_find.ts";
 
 /** Larger files keep no list (the search's own verdict reads them in pieces). */
 export const NAMED_MAX_BYTES = 1024 * 1024;
@@ -72,16 +73,7 @@ function sortedDistinct(list: Uint32Array): Uint32Array {
 
 /** True when the sorted list holds `hash`. */
 export function holdsHash(list: Uint32Array, hash: number): boolean {
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = list[mid];
-    if (v === hash) return true;
-    if (v < hash) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
+  return sortedFind(list, list.length, hash) >= 0;
 }
 
 /** True when the list is sorted ascending without repeats (a stored list is checked so). */

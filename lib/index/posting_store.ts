@@ -9,7 +9,7 @@
 import { FrozenLists } from "./frozen_lists.ts";
 import { Postings } from "./postings.ts";
 
-/** The growing lists' arena is sealed once it passes this (on the kernel: five ranges). */
+/** The growing lists' arena is sealed once it passes this (on the kernel: eight ranges). */
 export const SEAL_BYTES = 24 * 1024 * 1024;
 
 export class PostingStore {

@@ -9,6 +9,7 @@
 import { checksum, sectionChecksum } from "./checksum.ts";
 import type { PostingSource } from "./evaluate.ts";
 import { isHashList } from "./name_hashes.ts";
+import { sortedFind } from "./sorted_find.ts";
 import {
   COL_BYTES,
   type MetaJson,
@@ -304,17 +305,7 @@ export class StoredShard implements PostingSource {
   }
 
   #find(tri: number): number {
-    let lo = 0;
-    const table = this.#table;
-    let hi = this.#tris - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const t = table[mid * 4];
-      if (t === tri) return mid;
-      if (t < tri) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return sortedFind(this.#table, this.#tris, tri, 4);
   }
 
   count(tri: number): number {
