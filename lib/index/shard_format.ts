@@ -20,7 +20,7 @@
  * checksum) when read, and every posting list when it is
  * read (on demand); a shard that fails any check is discarded, never trusted.
  */
-import { checksum, sectionChecksum } from "./checksum.ts";
+import { checksum, SectionChecksum, sectionChecksum } from "./checksum.ts";
 import { freeNow } from "../free_buffer.ts";
 import type { FolderJson } from "./folder_table.ts";
 
@@ -111,29 +111,6 @@ export function columnsOf(files: readonly StoredFile[]): Uint8Array {
     i32[2 * n + i] = f.docs;
   });
   return out;
-}
-
-/**
- * The names section: each file's list count (NO_NAMES: no list), then the lists; a list is the
- * record's `names`, or `namesOf(i)` when given.
- */
-export function namesSectionOf(
-  files: readonly StoredFile[],
-  namesOf: (i: number) => Uint32Array | null = (i) => files[i].names ?? null,
-): Uint8Array {
-  let total = files.length;
-  for (let i = 0; i < files.length; i++) total += namesOf(i)?.length ?? 0;
-  const words = new Uint32Array(total);
-  let at = files.length;
-  for (let i = 0; i < files.length; i++) {
-    const list = namesOf(i);
-    words[i] = list === null ? NO_NAMES : list.length;
-    if (list !== null) {
-      words.set(list, at);
-      at += list.length;
-    }
-  }
-  return new Uint8Array(words.buffer);
 }
 
 /** Where the encoder's bytes go (the cache writer, or a test's buffer), in order. */
@@ -276,22 +253,41 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
     view.setUint32(i * 16 + 12, sums[i], true);
   }
   view.setUint32(held * 16, postingsEnd, true);
+  while (ready.length > 0) yield ready.shift()!;
   const triStart = out.written;
   out.bytes(triTable);
   const triSum = sectionChecksum(triTable);
   freeNow(triTable);
+  while (ready.length > 0) yield ready.shift()!;
   const cols = input.cols ?? columnsOf(input.meta.files);
   const colStart = out.written;
   out.bytes(cols);
   const colSum = sectionChecksum(cols);
   freeNow(cols);
-  const names = namesSectionOf(input.meta.files, input.meta.namesOf);
+  while (ready.length > 0) yield ready.shift()!;
+  // The names section (each file's count, NO_NAMES for none, then the lists) goes out list by
+  // list: on the kernel it is 20 MiB, which is not built whole beside its chunks.
+  const files = input.meta.files;
+  const namesOf = input.meta.namesOf ?? ((i: number) => files[i].names ?? null);
+  const namesCounts = new Uint32Array(files.length);
+  let namesWords = files.length;
+  for (let i = 0; i < files.length; i++) {
+    const list = namesOf(i);
+    namesCounts[i] = list === null ? NO_NAMES : list.length;
+    if (list !== null) namesWords += list.length;
+  }
   const namesStart = out.written;
-  out.bytes(names);
-  const namesSum = sectionChecksum(names);
-  const namesLength = names.length;
-  // The section is copied into the chunks: its own buffer (a word per name) goes back now.
-  freeNow(names);
+  const namesLength = namesWords * 4;
+  const namesSum = new SectionChecksum(namesLength);
+  namesSum.words(namesCounts);
+  out.bytes(bytesOf(namesCounts));
+  for (let i = 0; i < files.length; i++) {
+    const list = namesOf(i);
+    if (list === null) continue;
+    namesSum.words(list);
+    out.bytes(bytesOf(list));
+    while (ready.length > 0) yield ready.shift()!;
+  }
   const json: MetaJson = {
     rels: input.meta.files.map((f) => f.rel),
     reals: input.meta.files.flatMap((f, i): [number, string][] =>
@@ -301,6 +297,7 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
     folders: input.meta.folders,
   };
   const meta = new TextEncoder().encode(JSON.stringify(json));
+  while (ready.length > 0) yield ready.shift()!;
   const metaStart = out.written;
   out.bytes(meta);
   const metaSum = sectionChecksum(meta);
@@ -318,7 +315,7 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
     docTable: [docStart, docEnd - docStart, docSum],
     triTable: [triStart, held * 16 + 4, triSum],
     cols: [colStart, input.meta.files.length * COL_BYTES, colSum],
-    names: [namesStart, namesLength, namesSum],
+    names: [namesStart, namesLength, namesSum.digest()],
     meta: [metaStart, metaLength, metaSum],
   };
   const tocBytes = new TextEncoder().encode(JSON.stringify(toc));
