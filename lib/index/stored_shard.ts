@@ -160,7 +160,13 @@ export class StoredShard implements PostingSource {
   #nameWords: Uint32Array | null = null;
   #file: Deno.FsFile | null;
 
-  private constructor(path: string, file: Deno.FsFile, size: number, key: string) {
+  private constructor(
+    path: string,
+    file: Deno.FsFile,
+    size: number,
+    key: string,
+    written?: ShardMeta,
+  ) {
     this.path = path;
     this.#file = file;
     if (size < TAIL_BYTES) fail("truncated");
@@ -222,14 +228,21 @@ export class StoredShard implements PostingSource {
     const metaBytes = readAt(file, metaStart, metaLength);
     if (sectionChecksum(metaBytes) !== metaSum) fail("file records checksum");
     let meta: unknown;
-    try {
-      meta = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(metaBytes));
-    } catch {
-      fail("unreadable file records");
-    }
     const cols = readAt(file, colStart, colLength);
     if (sectionChecksum(cols) !== colSum) fail("file records checksum");
-    const checked = checkMeta(meta, cols, toc);
+    let checked: ShardMeta;
+    if (written !== undefined && written.files.length === toc.files) {
+      // This process has just written these records: the checksums say the disk holds what it
+      // wrote, so they are taken over rather than parsed again into copies.
+      checked = written;
+    } else {
+      try {
+        meta = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(metaBytes));
+      } catch {
+        fail("unreadable file records");
+      }
+      checked = checkMeta(meta, cols, toc);
+    }
     for (let d = 0; d < toc.docs; d++) {
       const f = this.docFile[d];
       if (f < 0 || f >= checked.files.length) fail("a document of no file");
@@ -240,8 +253,12 @@ export class StoredShard implements PostingSource {
     this.folders = checked.folders;
   }
 
-  /** Opens and checks the shard at `path` for the root key `key`; throws ShardError. */
-  static open(path: string, key: string): StoredShard {
+  /**
+   * Opens and checks the shard at `path` for the root key `key`; throws ShardError. `written`:
+   * the file records this process has just written there (persist), taken over once every
+   * checksum holds instead of being read back into copies.
+   */
+  static open(path: string, key: string, written?: ShardMeta): StoredShard {
     let opened: { file: Deno.FsFile; size: number };
     try {
       opened = openPlainFile(path, MAX_SHARD_BYTES);
@@ -250,7 +267,7 @@ export class StoredShard implements PostingSource {
       fail(error instanceof Error ? error.message : String(error));
     }
     try {
-      return new StoredShard(path, opened.file, opened.size, key);
+      return new StoredShard(path, opened.file, opened.size, key, written);
     } catch (error) {
       opened.file.close();
       if (error instanceof ShardError) throw error;

@@ -1042,7 +1042,13 @@ async function persist(): Promise<void> {
     );
     if (index !== idx) return; // rebuilt meanwhile
     // The written shard replaces the overlay: the lists go to disk, out of the heap.
-    const shard = StoredShard.open(`${s.folder}/${name}`, s.key);
+    // A fresh build's records were written as they are (input.cols is their snapshot): the
+    // shard takes them over instead of parsing copies of the same.
+    const shard = StoredShard.open(
+      `${s.folder}/${name}`,
+      s.key,
+      input.cols !== undefined ? input.meta : undefined,
+    );
     const next = new LayeredIndex();
     if (base !== null) next.addLayer(base);
     next.addLayer(shard);

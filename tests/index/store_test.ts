@@ -203,6 +203,37 @@ Deno.test("index store: a file removed while its index is being written leaves a
   }
 });
 
+Deno.test("index store: a shard just written takes over its writer's records, answering the same", async () => {
+  const memory = built(files());
+  const input = memory.shardInput(KEY, 0);
+  const chunks: Uint8Array[] = [];
+  encodeShard(input, (b) => chunks.push(b.slice()));
+  const path = await Deno.makeTempFile({ prefix: "shipcode-shard-", suffix: ".shard" });
+  try {
+    await Deno.writeFile(path, new Uint8Array(chunks.flatMap((c) => [...c])));
+    const taken = StoredShard.open(path, KEY, input.meta);
+    const parsed = StoredShard.open(path, KEY);
+    assert.equal(taken.files, input.meta.files);
+    assert.notEqual(parsed.files, input.meta.files);
+    assert.deepEqual(
+      taken.files.map((f) => [f.rel, f.size, f.state, f.docs]),
+      parsed.files.map((f) => [f.rel, f.size, f.state, f.docs]),
+    );
+    for (const shard of [taken, parsed]) {
+      const stored = new LayeredIndex();
+      stored.addLayer(shard);
+      for (const q of QUERIES) assert.deepEqual(answer(stored, q), answer(memory, q), q);
+      stored.close();
+    }
+    // Records of another count are not taken over: the shard's own are read.
+    const other = StoredShard.open(path, KEY, { ...input.meta, files: input.meta.files.slice(1) });
+    assert.equal(other.files.length, input.meta.files.length);
+    other.close();
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
 Deno.test("index store: a changed byte in any table, a truncated file or another root's key is refused", async () => {
   const path = await written(built(files()));
   const bytes = await Deno.readFile(path);
