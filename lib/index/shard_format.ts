@@ -269,10 +269,13 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
   // list: on the kernel it is 20 MiB, which is not built whole beside its chunks.
   const files = input.meta.files;
   const namesOf = input.meta.namesOf ?? ((i: number) => files[i].names ?? null);
+  // Each list is taken once: a file removed while the chunks go out (the write yields between
+  // them) must not change the section between its counts and its lists.
+  const lists = Array.from({ length: files.length }, (_, i) => namesOf(i));
   const namesCounts = new Uint32Array(files.length);
   let namesWords = files.length;
   for (let i = 0; i < files.length; i++) {
-    const list = namesOf(i);
+    const list = lists[i];
     namesCounts[i] = list === null ? NO_NAMES : list.length;
     if (list !== null) namesWords += list.length;
   }
@@ -281,8 +284,7 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
   const namesSum = new SectionChecksum(namesLength);
   namesSum.words(namesCounts);
   out.bytes(bytesOf(namesCounts));
-  for (let i = 0; i < files.length; i++) {
-    const list = namesOf(i);
+  for (const list of lists) {
     if (list === null) continue;
     namesSum.words(list);
     out.bytes(bytesOf(list));
