@@ -10,6 +10,7 @@
 import { freeNow } from "../free_buffer.ts";
 import type { Postings } from "./postings.ts";
 import { sortedFind } from "./sorted_find.ts";
+import { writeDeltas } from "./varints.ts";
 
 /** The count's top bit: the list is a bitmap of the range. */
 const BITMAP = 0x80000000;
@@ -82,7 +83,7 @@ export class FrozenLists {
     const docs = new Int32Array(longest);
     for (let i = 0; i < n; i++) {
       const count = source.docsInto(tris[i], docs, 0);
-      let at = offs[i];
+      const at = offs[i];
       if ((counts[i] & BITMAP) !== 0) {
         for (let k = 0; k < count; k++) {
           const bit = docs[k] - firstDoc;
@@ -90,17 +91,9 @@ export class FrozenLists {
         }
         continue;
       }
-      let last = firstDoc - 1;
-      for (let k = 0; k < count; k++) {
-        let delta = docs[k] - last;
-        last = docs[k];
-        while (delta >= 128) {
-          bytes[at++] = (delta & 127) | 128;
-          delta >>>= 7;
-        }
-        bytes[at++] = delta;
+      if (writeDeltas(docs, count, firstDoc - 1, bytes, at) !== offs[i + 1]) {
+        throw new RangeError("a sealed list is not the size worked out");
       }
-      if (at !== offs[i + 1]) throw new RangeError("a sealed list is not the size worked out");
     }
     return new FrozenLists(firstDoc, endDoc, tris, offs, counts, bytes);
   }

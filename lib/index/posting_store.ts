@@ -99,7 +99,6 @@ export class PostingStore {
     for (const f of this.#frozen) f.release();
     this.#frozen.length = 0;
     this.#live.release();
-    this.#liveFirst = this.#liveEnd;
   }
 
   /** Every trigram held, ascending. */

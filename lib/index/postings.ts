@@ -27,7 +27,6 @@ export class Postings {
   #len = new Int32Array(1024);
   #chunks: Uint8Array[] = [];
   #used = BLOCK; // position 0 is never a block: 0 means "no next block"
-  #payload = 0;
 
   /** Bytes held (arena, tables), for the memory cap. */
   get bytes(): number {
@@ -57,7 +56,6 @@ export class Postings {
     this.#keys.fill(0);
     this.#count = 0;
     this.#used = BLOCK;
-    this.#payload = 0;
   }
 
   /** Forgets every list and gives the arena and the tables back (the build is done). */
@@ -152,7 +150,6 @@ export class Postings {
     this.#chunks[pos >>> CHUNK_BITS][pos & CHUNK_MASK] = byte;
     this.#tail[id] = pos + 1;
     this.#len[id]++;
-    this.#payload++;
   }
 
   /** Records that document `doc` holds trigram `tri` (docs in ascending order; repeats ignored). */

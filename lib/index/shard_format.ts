@@ -23,6 +23,7 @@
 import { checksum, SectionChecksum, sectionChecksum } from "./checksum.ts";
 import { freeNow } from "../free_buffer.ts";
 import type { FolderJson } from "./folder_table.ts";
+import { writeDeltas } from "./varints.ts";
 
 export const SHARD_MAGIC = 0x31495853; // "SXI1"
 export const SHARD_VERSION = 4;
@@ -180,19 +181,7 @@ class ChunkedOut {
 /** Encodes one varint-delta list into `scratch` (grown as needed); returns the bytes. */
 function encodeList(docs: Int32Array, scratch: { buf: Uint8Array }): Uint8Array {
   if (scratch.buf.length < docs.length * 5) scratch.buf = new Uint8Array(docs.length * 5);
-  const buf = scratch.buf;
-  let n = 0;
-  let last = -1;
-  for (let i = 0; i < docs.length; i++) {
-    let delta = docs[i] - last;
-    last = docs[i];
-    while (delta >= 128) {
-      buf[n++] = (delta & 127) | 128;
-      delta >>>= 7;
-    }
-    buf[n++] = delta;
-  }
-  return buf.subarray(0, n);
+  return scratch.buf.subarray(0, writeDeltas(docs, docs.length, -1, scratch.buf, 0));
 }
 
 function bytesOf(a: Int32Array | Float64Array | Uint32Array): Uint8Array {

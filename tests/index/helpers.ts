@@ -1,5 +1,6 @@
 /** A workspace with a trigram index for tests, and a grep that runs with and without it. */
 import { SearchIndex } from "../../lib/index/service.ts";
+import { encodeShard, type ShardInput } from "../../lib/index/shard_format.ts";
 import type { IndexStatus } from "../../lib/index/protocol.ts";
 import { grepTool } from "../../lib/tools/grep.ts";
 import type { CallContext } from "../../lib/tools/tool.ts";
@@ -67,4 +68,17 @@ export async function cleanup(h: IndexHarness): Promise<void> {
   h.ctx.session.close();
   h.scanCtx.session.close();
   await Deno.remove(h.root, { recursive: true });
+}
+
+/** The whole shard file the encoder writes for `input`, as one buffer. */
+export function shardBytes(input: ShardInput): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  encodeShard(input, (b) => chunks.push(b.slice()));
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let n = 0;
+  for (const c of chunks) {
+    all.set(c, n);
+    n += c.length;
+  }
+  return all;
 }

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { LayeredIndex } from "../../lib/index/layered_index.ts";
 import { nameHash } from "../../lib/index/name_hashes.ts";
 import { planQuery } from "../../lib/index/planner.ts";
-import { encodeShard, TAIL_BYTES } from "../../lib/index/shard_format.ts";
+import { TAIL_BYTES } from "../../lib/index/shard_format.ts";
+import { shardBytes } from "./helpers.ts";
 import { ShardError, StoredShard } from "../../lib/index/stored_shard.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef01234567";
@@ -75,14 +76,7 @@ Deno.test("index names: a file re-added with new text gets a new list", () => {
 });
 
 async function written(idx: LayeredIndex): Promise<{ path: string; bytes: Uint8Array }> {
-  const chunks: Uint8Array[] = [];
-  encodeShard(idx.shardInput(KEY, 0), (b) => chunks.push(b.slice()));
-  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let n = 0;
-  for (const c of chunks) {
-    bytes.set(c, n);
-    n += c.length;
-  }
+  const bytes = shardBytes(idx.shardInput(KEY, 0));
   const path = await Deno.makeTempFile({ prefix: "shipcode-names-", suffix: ".shard" });
   await Deno.writeFile(path, bytes);
   return { path, bytes };

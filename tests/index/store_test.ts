@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { checksum } from "../../lib/index/checksum.ts";
 import { LayeredIndex } from "../../lib/index/layered_index.ts";
 import { planQuery } from "../../lib/index/planner.ts";
-import { encodeShard, TAIL_BYTES } from "../../lib/index/shard_format.ts";
+import { TAIL_BYTES } from "../../lib/index/shard_format.ts";
+import { shardBytes } from "./helpers.ts";
 import { ShardError, StoredShard } from "../../lib/index/stored_shard.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef01234567";
@@ -38,16 +39,8 @@ function built(contents: Record<string, string>, sealBytes?: number): LayeredInd
 }
 
 async function written(idx: LayeredIndex, from = 0): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  encodeShard(idx.shardInput(KEY, from), (b) => chunks.push(b.slice()));
   const path = await Deno.makeTempFile({ prefix: "shipcode-shard-", suffix: ".shard" });
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let n = 0;
-  for (const c of chunks) {
-    all.set(c, n);
-    n += c.length;
-  }
-  await Deno.writeFile(path, all);
+  await Deno.writeFile(path, shardBytes(idx.shardInput(KEY, from)));
   return path;
 }
 
@@ -151,18 +144,6 @@ Deno.test("index store: a base rewritten from a stored shard and a sealed overla
   }
 });
 
-function encoded(idx: LayeredIndex): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  encodeShard(idx.shardInput(KEY, 0), (b) => chunks.push(b.slice()));
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let n = 0;
-  for (const c of chunks) {
-    all.set(c, n);
-    n += c.length;
-  }
-  return all;
-}
-
 Deno.test("index store: a fresh build is written from its own records, byte for byte as a merge", () => {
   const contents: Record<string, string> = {
     ...files(),
@@ -179,7 +160,7 @@ Deno.test("index store: a fresh build is written from its own records, byte for 
       bytes,
     );
   }
-  assert.deepEqual(encoded(inOrder), encoded(reversed));
+  assert.deepEqual(shardBytes(inOrder.shardInput(KEY, 0)), shardBytes(reversed.shardInput(KEY, 0)));
 });
 
 Deno.test("index store: a file removed while its index is being written leaves a valid shard", async () => {
@@ -188,11 +169,9 @@ Deno.test("index store: a file removed while its index is being written leaves a
   // The write is paced: the file records are encoded after the lists, by which time a change
   // may have tombstoned a record of the index being written.
   memory.remove("src/hit.c");
-  const chunks: Uint8Array[] = [];
-  encodeShard(input, (b) => chunks.push(b.slice()));
   const path = await Deno.makeTempFile({ prefix: "shipcode-shard-", suffix: ".shard" });
   try {
-    await Deno.writeFile(path, new Uint8Array(chunks.flatMap((c) => [...c])));
+    await Deno.writeFile(path, shardBytes(input));
     const shard = StoredShard.open(path, KEY);
     const stored = new LayeredIndex();
     stored.addLayer(shard);
@@ -206,11 +185,9 @@ Deno.test("index store: a file removed while its index is being written leaves a
 Deno.test("index store: a shard just written takes over its writer's records, answering the same", async () => {
   const memory = built(files());
   const input = memory.shardInput(KEY, 0);
-  const chunks: Uint8Array[] = [];
-  encodeShard(input, (b) => chunks.push(b.slice()));
   const path = await Deno.makeTempFile({ prefix: "shipcode-shard-", suffix: ".shard" });
   try {
-    await Deno.writeFile(path, new Uint8Array(chunks.flatMap((c) => [...c])));
+    await Deno.writeFile(path, shardBytes(input));
     const taken = StoredShard.open(path, KEY, input.meta);
     const parsed = StoredShard.open(path, KEY);
     assert.equal(taken.files, input.meta.files);
