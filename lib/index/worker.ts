@@ -331,8 +331,11 @@ async function build(): Promise<void> {
   const started = performance.now();
   let last = performance.now();
   leftOut = 0;
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i];
+  // Each entry is let go once indexed (popped from the reversed list, so the walk's order holds):
+  // the walk's entries for the whole tree (about 11 MiB on the kernel) are not held to the end.
+  entries.reverse();
+  while (entries.length > 0) {
+    const e = entries.pop()!;
     const over = skip.has(e) || next.bytes > s.maxBytes;
     if (over) leftOut++;
     indexFile(next, e, over);
