@@ -1,8 +1,9 @@
 /**
  * The parser workers on the main thread. Workers start on first use (nothing of tree-sitter loads
- * before a symbol tool is called). Batches wait in one queue here and go to the least busy worker,
- * at most IN_FLIGHT at a time each, so that a call over thousands of files never hands a worker
- * more than its next two batches. Each worker's WebAssembly heap (tree-sitter's memory, which
+ * before a symbol tool is called). Batches wait in one queue here and go to an idle worker, else
+ * to a new one while there is room for it, else to the least busy, at most IN_FLIGHT at a time
+ * each, so that a call over thousands of files never hands a worker more than its next two
+ * batches. Each worker's WebAssembly heap (tree-sitter's memory, which
  * never shrinks) is capped at `heapCapBytes` (a tree that needs more fails its file) and reported
  * after every batch with the worker's JavaScript heap: a worker whose WebAssembly heap has grown
  * to `heapRecycleBytes`, whose JavaScript heap has grown to `v8RecycleBytes`, or that has parsed
@@ -31,6 +32,8 @@ export interface ParserPoolOptions {
 interface Pending {
   resolve: (files: ParsedFile[]) => void;
   reject: (error: Error) => void;
+  /** A warm-up (no files): a worker holding only these is idle. */
+  warm: boolean;
 }
 
 /** A batch waiting for a worker. */
@@ -59,6 +62,12 @@ interface Slot {
   retired: boolean;
   /** Workers started so far, for tests and the recycling count. */
   generation: number;
+}
+
+/** A worker with no batch of files: nothing, or only its warm-up. */
+function isIdle(slot: Slot): boolean {
+  for (const pending of slot.pending.values()) if (!pending.warm) return false;
+  return true;
 }
 
 export class ParserPool {
@@ -137,6 +146,7 @@ export class ParserPool {
         id,
         request,
         alone: options.alone === true,
+        warm: request.warm === true,
         resolve: (files) => {
           signal.removeEventListener("abort", onAbort);
           resolve(files);
@@ -151,14 +161,16 @@ export class ParserPool {
   }
 
   /**
-   * Starts every worker and its tree-sitter runtime now (a symbol call does this before its
-   * candidate scan, so that its first parse does not wait for them). Nothing to wait for.
+   * Starts one worker and its tree-sitter runtime now, unless one is live (a symbol call does
+   * this before its candidate scan, so that its first parse does not wait for it). Only one: a
+   * call whose candidates fit one batch (most of them) never needs a second, and each worker
+   * costs its own isolate and WebAssembly heap; a call of several batches starts the second
+   * when it has a batch for it. Nothing to wait for.
    */
   warm(ws: ParseRequest["ws"]): void {
+    if (this.#slots.some((slot) => slot !== null && !slot.retired)) return;
     const signal = new AbortController().signal;
-    for (let i = 0; i < this.#size; i++) {
-      this.parse({ ws, files: [], maxBytes: 0, warm: true }, signal).catch(() => {});
-    }
+    this.parse({ ws, files: [], maxBytes: 0, warm: true }, signal).catch(() => {});
   }
 
   /** Terminates every worker; pending and queued batches fail. */
@@ -183,7 +195,11 @@ export class ParserPool {
       if (slot.pending.size >= IN_FLIGHT) return;
       const queued = this.#queue.shift()!;
       if (alone) this.#alone = queued.id;
-      slot.pending.set(queued.id, { resolve: queued.resolve, reject: queued.reject });
+      slot.pending.set(queued.id, {
+        resolve: queued.resolve,
+        reject: queued.reject,
+        warm: queued.warm,
+      });
       const message: ParseRequest = {
         t: "parse",
         id: queued.id,
@@ -249,20 +265,20 @@ export class ParserPool {
     return null;
   }
 
+  /**
+   * The worker for the next batch: an idle live one first (a fresh worker costs a runtime start
+   * and an isolate), then a new one in a free place, then the least busy.
+   */
   #pick(): Slot {
-    let best = -1;
     for (let i = 0; i < this.#slots.length; i++) {
-      let slot = this.#slots[i];
-      if (slot !== null && slot.retired) {
-        this.#slots[i] = slot = null;
-      }
-      if (slot === null) {
-        this.#slots[i] = this.#spawn();
-        return this.#slots[i]!;
-      }
-      if (best < 0 || slot.pending.size < this.#slots[best]!.pending.size) best = i;
+      if (this.#slots[i]?.retired) this.#slots[i] = null;
     }
-    return this.#slots[best]!;
+    for (const slot of this.#slots) if (slot !== null && isIdle(slot)) return slot;
+    const free = this.#slots.indexOf(null);
+    if (free >= 0) return (this.#slots[free] = this.#spawn());
+    let best = this.#slots[0]!;
+    for (const slot of this.#slots) if (slot!.pending.size < best.pending.size) best = slot!;
+    return best;
   }
 
   #spawn(): Slot {

@@ -359,13 +359,26 @@ Deno.test("symbols: a file with thousands of symbols hands find_symbol only the 
   });
 });
 
-Deno.test("symbols: warming starts the parser workers before the first batch", async () => {
+Deno.test("symbols: warming starts one parser worker, which the first batch uses", async () => {
   await withService({ "a.go": "package a\n\nfunc A() {}\n" }, async (service, ws) => {
     service.warm(ws);
-    assert.equal(service.parsers.started, 2);
+    service.warm(ws);
+    assert.equal(service.parsers.started, 1, "one worker is warmed, once");
     const got = await service.symbols(ws, ["a.go"], { signal, maxBytes: 1e6 });
     assert.deepEqual(namesOf(got.get("a.go")), ["A"]);
-    assert.equal(service.parsers.started, 2, "the first parse used a warmed worker");
+    assert.equal(service.parsers.started, 1, "the first parse used the warmed worker");
+  }, { workers: 2 });
+});
+
+Deno.test("symbols: a call of several batches spreads them over a second worker", async () => {
+  // 60 files are three batches of 24: the second goes to a second worker while the first parses.
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 60; i++) files[`p${i}.go`] = `package p\n\nfunc F${i}() {}\n`;
+  await withService(files, async (service, ws) => {
+    service.warm(ws);
+    const got = await service.symbols(ws, Object.keys(files), { signal, maxBytes: 1e6 });
+    for (let i = 0; i < 60; i++) assert.deepEqual(namesOf(got.get(`p${i}.go`)), [`F${i}`]);
+    assert.equal(service.parsers.started, 2);
   }, { workers: 2 });
 });
 
