@@ -4,6 +4,7 @@
  */
 
 import denoJson from "./deno.json" with { type: "json" };
+import { tuneAllocator } from "./lib/cli/allocator.ts";
 import { parseArgs, usage } from "./lib/cli/args.ts";
 import { TOOL_GROUPS } from "./lib/cli/tool_selection.ts";
 import { revokeUnused } from "./lib/cli/permissions.ts";
@@ -38,6 +39,9 @@ function writeStdout(text: string): void {
 }
 
 async function main(): Promise<number> {
+  // Before anything else: the allocator's setting holds for every later allocation, and the
+  // native-code permission it needs is given up with it.
+  const allocator = tuneAllocator();
   const parsed = parseArgs(Deno.args);
   if (parsed.kind === "help") {
     writeStdout(usage(VERSION));
@@ -55,6 +59,7 @@ async function main(): Promise<number> {
   }
   const config = parsed.config;
   setLogLevel(config.logLevel);
+  log.debug(allocator);
 
   let choice: RootChoice;
   try {

@@ -141,6 +141,13 @@ Deno.test("architecture: lib/git/runner.ts is the only code in lib/ that starts 
   assert.deepEqual(spawners, ["lib/git/runner.ts"]);
 });
 
+Deno.test("architecture: lib/cli/allocator.ts is the only code that loads native code", () => {
+  const loaders = [...sourceFiles("lib"), "main.ts"].filter((file) =>
+    /\bDeno\.dlopen\b/.test(Deno.readTextFileSync(`${ROOT}${file}`))
+  );
+  assert.deepEqual(loaders, ["lib/cli/allocator.ts"]);
+});
+
 Deno.test("architecture: workers start in lib/worker_start.ts (read only), but the cache writer", () => {
   const starters = sourceFiles("lib").filter((file) =>
     /\bnew Worker\(/.test(Deno.readTextFileSync(`${ROOT}${file}`))

@@ -1,6 +1,6 @@
 /**
  * Preloaded into the real server by permissions_test.ts (`deno run --preload`): when the process
- * ends it tries to write a file in the served root and to run git, and reports on stderr what
+ * ends it tries to write a file in the served root, to run git and to load native code, and reports on stderr what
  * the process could do. It is never part of the server.
  */
 
@@ -25,6 +25,11 @@ globalThis.addEventListener("unload", () => {
     run: attempt(() =>
       new Deno.Command("git", { args: ["--version"], stdout: "null" }).outputSync()
     ),
+    // No such library: with the permission held this fails to open it (an Error); without it,
+    // the permission check refuses first (NotCapable).
+    ffi: attempt(() => {
+      Deno.dlopen("/nonexistent/shipcode-probe.so", {}).close();
+    }),
   };
   Deno.stderr.writeSync(new TextEncoder().encode(`probe: ${JSON.stringify(report)}\n`));
 });

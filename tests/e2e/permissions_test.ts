@@ -12,7 +12,7 @@ const PROBE = new URL("./permission_probe.ts", import.meta.url).pathname;
 async function probe(
   flags: string[],
   options: { gitRepo?: boolean } = {},
-): Promise<{ write: string; run: string; wrote: boolean }> {
+): Promise<{ write: string; run: string; ffi: string; wrote: boolean; stderr: string }> {
   const root = await Deno.makeTempDir({ prefix: "shipcode-perm-" });
   try {
     if (options.gitRepo) {
@@ -41,7 +41,7 @@ async function probe(
     const line = stderr.split("\n").find((l) => l.startsWith("probe: "));
     assert.ok(line !== undefined, `no probe report on stderr: ${stderr}`);
     const wrote = await Deno.stat(`${root}/probe-wrote-this.txt`).then(() => true, () => false);
-    return { ...JSON.parse(line.slice("probe: ".length)), wrote };
+    return { ...JSON.parse(line.slice("probe: ".length)), wrote, stderr };
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -74,6 +74,23 @@ Deno.test("permissions: a git work tree keeps the permission to run git", async 
   assert.equal(report.run, "done");
   const refused = await probe(["--no-git"], { gitRepo: true });
   assert.equal(refused.run, "NotCapable");
+});
+
+/** Debian's (and Ubuntu's) glibc is where the allocator looks first. */
+async function debianGlibc(): Promise<boolean> {
+  const arch = Deno.build.arch === "aarch64" ? "aarch64" : "x86_64";
+  return await Deno.stat(`/lib/${arch}-linux-gnu/libc.so.6`).then(() => true, () => false);
+}
+
+Deno.test("permissions: no session keeps the native-code permission its allocator tuning used", async () => {
+  for (const flags of [[], ["--write"]]) {
+    const report = await probe([...flags, "--log-level", "debug"], { gitRepo: true });
+    assert.equal(report.ffi, "NotCapable", `with ${JSON.stringify(flags)}`);
+    if (Deno.build.os !== "linux") assert.match(report.stderr, /allocator: left as it is on /);
+    else if (await debianGlibc()) {
+      assert.match(report.stderr, /allocator: mmap threshold fixed at 1048576 bytes/);
+    }
+  }
 });
 
 /** Every file below `dir`, with its size and mtime (what a write would change). */
