@@ -1,14 +1,14 @@
 /**
  * The parser workers on the main thread. Workers start on first use (nothing of tree-sitter loads
- * before a symbol tool is called). Batches wait in one queue here and go to an idle worker, else
- * to a new one while there is room for it, else to the least busy, at most IN_FLIGHT at a time
- * each, so that a call over thousands of files never hands a worker more than its next two
- * batches. Each worker's WebAssembly heap (tree-sitter's memory, which
- * never shrinks) is capped at `heapCapBytes` (a tree that needs more fails its file) and reported
- * after every batch with the worker's JavaScript heap: a worker whose WebAssembly heap has grown
- * to `heapRecycleBytes`, whose JavaScript heap has grown to `v8RecycleBytes`, or that has parsed
- * `recycleBytes` of source, is retired: it gets no new batches (the queue's next ones go to its
- * replacement) and is terminated once its last batch is answered, so the heap is given back.
+ * before a symbol tool is called). Batches wait in one queue here and go to an idle worker, else to
+ * a new one while there is room for it, else to the least busy, at most IN_FLIGHT at a time each,
+ * so that a call over thousands of files never hands a worker more than its next two batches. Each
+ * worker's WebAssembly heap (tree-sitter's memory, which never shrinks) is capped at `heapCapBytes`
+ * (a tree that needs more fails its file) and reported after every batch with the worker's
+ * JavaScript heap: a worker whose WebAssembly heap has grown to `heapRecycleBytes`, whose
+ * JavaScript heap has grown to `v8RecycleBytes`, or that has parsed `recycleBytes` of source, is
+ * retired: it gets no new batches (the queue's next ones go to its replacement) and is terminated
+ * once its last batch is answered, so the heap is given back.
  */
 import type { FromParser, ParsedFile, ParseRequest } from "./worker_protocol.ts";
 import { startWorker } from "../worker_start.ts";
