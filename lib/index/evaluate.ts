@@ -2,6 +2,13 @@
  * Evaluates a trigram query over one posting source (the in-memory postings of trigram_index.ts
  * or a stored shard's lists read on demand): the ascending ids of the documents (or, at file
  * level, the files) that may satisfy it; null when the query cannot narrow (ALL).
+ *
+ * An AND evaluates its cheapest part first and every later part within what is left, so that
+ * a long list is only ever intersected with a short one, never kept or united whole: the OR of a
+ * case-insensitive pattern (eight case variants of every trigram) is taken variant by variant
+ * within the running result. A source that can write a list into a buffer (docsInto) has every
+ * list decoded into one buffer the evaluation reuses; a query then allocates about the size of
+ * its answers, not of the lists it reads.
  */
 import type { Query } from "./query.ts";
 
@@ -12,39 +19,102 @@ export interface PostingSource {
   count(tri: number): number;
   /** Document ids -> ascending, distinct file indexes. */
   toFiles(docs: Int32Array): Int32Array;
+  /**
+   * Writes the ascending documents holding `tri` into `out` from `at` (room for count(tri)
+   * more); returns how many were written.
+   */
+  docsInto?(tri: number, out: Int32Array, at: number): number;
 }
 
 export function evaluate(q: Query, source: PostingSource, fileLevel: boolean): Int32Array | null {
-  switch (q.op) {
-    case "all":
-      return null;
-    case "none":
-      return new Int32Array(0);
-    case "tri": {
-      const docs = source.docs(q.tri);
-      return fileLevel ? source.toFiles(docs) : docs;
-    }
-    case "and": {
-      const cost = (s: Query) =>
-        s.op === "tri" ? source.count(s.tri) : s.op === "none" ? 0 : Infinity;
-      const subs = [...q.subs].sort((a, b) => cost(a) - cost(b));
-      let acc: Int32Array | null = null;
-      for (const s of subs) {
-        const r = evaluate(s, source, fileLevel);
-        if (r === null) continue;
-        acc = acc === null ? r : intersect(acc, r);
-        if (acc.length === 0) break;
+  return new Evaluation(source, fileLevel).run(q, null);
+}
+
+/** One query's evaluation over one source, with its reused decoding buffer. */
+class Evaluation {
+  readonly #source: PostingSource;
+  readonly #fileLevel: boolean;
+  #scratch = new Int32Array(0);
+
+  constructor(source: PostingSource, fileLevel: boolean) {
+    this.#source = source;
+    this.#fileLevel = fileLevel;
+  }
+
+  /**
+   * What satisfies `q`, within `within` when it is given (a subset of it, ascending); null when
+   * `q` cannot narrow (the caller keeps `within`, or everything).
+   */
+  run(q: Query, within: Int32Array | null): Int32Array | null {
+    switch (q.op) {
+      case "all":
+        return null;
+      case "none":
+        return new Int32Array(0);
+      case "tri":
+        return this.#list(q.tri, within);
+      case "and": {
+        const subs = q.subs.map((s) => ({ s, cost: this.#cost(s) }))
+          .sort((a, b) => a.cost - b.cost);
+        let acc = within;
+        let narrowed = false;
+        for (const { s } of subs) {
+          const r = this.run(s, acc);
+          if (r === null) continue;
+          acc = r;
+          narrowed = true;
+          if (acc.length === 0) break;
+        }
+        return narrowed ? acc : null;
       }
-      return acc;
-    }
-    case "or": {
-      let acc: Int32Array = new Int32Array(0);
-      for (const s of q.subs) {
-        const r = evaluate(s, source, fileLevel);
-        if (r === null) return null;
-        acc = unite(acc, r);
+      case "or": {
+        let acc: Int32Array = new Int32Array(0);
+        for (const s of q.subs) {
+          const r = this.run(s, within);
+          if (r === null) return null;
+          acc = unite(acc, r);
+        }
+        return acc;
       }
-      return acc;
+    }
+  }
+
+  /** The list of `tri` (as files at file level), within `within` when given. */
+  #list(tri: number, within: Int32Array | null): Int32Array {
+    const source = this.#source;
+    if (within !== null && within.length === 0) return within;
+    if (this.#fileLevel || source.docsInto === undefined || within === null) {
+      const docs = source.docs(tri);
+      const r = this.#fileLevel ? source.toFiles(docs) : docs;
+      return within === null ? r : intersect(within, r);
+    }
+    const count = source.count(tri);
+    if (this.#scratch.length < count) {
+      this.#scratch = new Int32Array(Math.max(count, this.#scratch.length * 2));
+    }
+    const n = source.docsInto(tri, this.#scratch, 0);
+    return intersect(within, this.#scratch.subarray(0, n));
+  }
+
+  /** About how many entries evaluating `q` reads: the cheapest part of an AND, every part of an OR. */
+  #cost(q: Query): number {
+    switch (q.op) {
+      case "all":
+        return Infinity;
+      case "none":
+        return 0;
+      case "tri":
+        return this.#source.count(q.tri);
+      case "and": {
+        let least = Infinity;
+        for (const s of q.subs) least = Math.min(least, this.#cost(s));
+        return least;
+      }
+      case "or": {
+        let sum = 0;
+        for (const s of q.subs) sum += this.#cost(s);
+        return sum;
+      }
     }
   }
 }

@@ -243,11 +243,7 @@ export class LayeredIndex {
         namesOf: (i) => shard.namesOf(i),
         isLive: (i) => layer.live[i] === 1,
         count: (tri) => shard.count(tri),
-        docsInto: (tri, out, at) => {
-          const docs = shard.docs(tri);
-          out.set(docs, at);
-          return docs.length;
-        },
+        docsInto: (tri, out, at) => shard.docsInto(tri, out, at),
         docCount: shard.toc.docs,
         docTable: (d) => [shard.docFile[d], shard.docOff[d], shard.docLen[d]],
         trigrams: shard.trigrams,

@@ -332,8 +332,18 @@ export class StoredShard implements PostingSource {
 
   /** The list of `tri`, read from disk and checked; throws ShardError when it fails a check. */
   docs(tri: number): Int32Array {
+    const out = new Int32Array(this.count(tri));
+    this.docsInto(tri, out, 0);
+    return out;
+  }
+
+  /**
+   * Writes the list of `tri` into `out` from `at` (room for count(tri) more), read from disk and
+   * checked; returns how many were written. Throws ShardError when it fails a check.
+   */
+  docsInto(tri: number, out: Int32Array, at: number): number {
     const i = this.#find(tri);
-    if (i < 0) return new Int32Array(0);
+    if (i < 0) return 0;
     if (this.#file === null) fail("the shard is closed");
     const start = this.#table[i * 4 + 1];
     const end = i + 1 < this.#tris ? this.#table[i * 4 + 5] : this.#table[this.#tris * 4];
@@ -341,7 +351,7 @@ export class StoredShard implements PostingSource {
     const bytes = readAt(this.#file, start, length);
     if (checksum(bytes, tri) !== this.#table[i * 4 + 3]) fail("posting list checksum");
     const count = this.#table[i * 4 + 2];
-    const out = new Int32Array(count);
+    if (out.length - at < count) throw new RangeError("docsInto: no room for the list");
     let doc = -1;
     let k = 0;
     let value = 0;
@@ -352,15 +362,15 @@ export class StoredShard implements PostingSource {
       if (b < 128) {
         if (value === 0 || k >= count) fail("bad posting list");
         doc += value;
-        out[k++] = doc;
+        out[at + k++] = doc;
         value = 0;
         shift = 0;
       } else if ((shift += 7) > 28) fail("bad posting list");
     }
-    if (k !== count || shift !== 0 || (count > 0 && out[count - 1] >= this.toc.docs)) {
+    if (k !== count || shift !== 0 || (count > 0 && out[at + count - 1] >= this.toc.docs)) {
       fail("bad posting list");
     }
-    return out;
+    return count;
   }
 
   toFiles(docs: Int32Array): Int32Array {

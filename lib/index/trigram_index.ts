@@ -310,6 +310,10 @@ export class TrigramIndex implements PostingSource {
     return this.postings.docs(tri);
   }
 
+  docsInto(tri: number, out: Int32Array, at: number): number {
+    return this.postings.docsInto(tri, out, at);
+  }
+
   count(tri: number): number {
     return this.postings.count(tri);
   }
