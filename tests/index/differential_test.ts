@@ -3,17 +3,8 @@
  * the trigram index answers exactly (output text) what the full scan answers.
  */
 import assert from "node:assert/strict";
+import { seededRandom } from "../helpers/random.ts";
 import { cleanup, grepIndexed, grepScanned, indexHarness, waitFor } from "./helpers.ts";
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   "static",
@@ -178,7 +169,7 @@ async function randomEdit(rand: () => number, root: string, names: string[]): Pr
 
 for (const seed of [1, 2, 3, 4, 5]) {
   Deno.test(`index: answers equal the full scan's (random tree, patterns and edits, seed ${seed})`, async () => {
-    const rand = mulberry32(seed * 7919);
+    const rand = seededRandom(seed * 7919);
     const files = randomTree(rand);
     const h = await indexHarness(files);
     try {

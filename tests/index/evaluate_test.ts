@@ -5,18 +5,9 @@
  * document and at file level.
  */
 import assert from "node:assert/strict";
+import { seededRandom } from "../helpers/random.ts";
 import { evaluate, type PostingSource } from "../../lib/index/evaluate.ts";
 import type { Query } from "../../lib/index/query.ts";
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TRIGRAMS = 12;
 const DOCS = 400;
@@ -114,7 +105,7 @@ function reference(
 }
 
 Deno.test("index evaluate: equals the plain reading of random queries over random lists", () => {
-  const random = mulberry32(20261203);
+  const random = seededRandom(20261203);
   let narrowed = 0;
   for (let round = 0; round < 400; round++) {
     const withInto = round % 2 === 0;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { seededRandom } from "../helpers/random.ts";
 import { planQuery } from "../../lib/index/planner.ts";
 import { format, type Query } from "../../lib/index/query.ts";
 
@@ -153,18 +154,8 @@ function randomPattern(rand: () => number, depth = 0): string {
   return out;
 }
 
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 Deno.test("planner: every line V8 matches satisfies the query (random patterns and texts)", () => {
-  const rand = mulberry32(1234);
+  const rand = seededRandom(1234);
   let matched = 0;
   for (let round = 0; round < 1500; round++) {
     const source = randomPattern(rand);
