@@ -1,7 +1,7 @@
 /**
  * Preloaded into the real server by permissions_test.ts (`deno run --preload`): when the process
- * ends it tries to write a file in the served root, to run git and to load native code, and reports on stderr what
- * the process could do. It is never part of the server.
+ * ends it tries to write a file in the served root, to run git and to load native code, and
+ * reports on stderr what the process could do. It is never part of the server.
  */
 
 globalThis.addEventListener("unload", () => {
