@@ -96,7 +96,7 @@ class Evaluation {
     return intersect(within, this.#scratch.subarray(0, n));
   }
 
-  /** About how many entries evaluating `q` reads: the cheapest part of an AND, every part of an OR. */
+  /** About how many entries evaluating `q` reads: an AND's cheapest part, an OR's every part. */
   #cost(q: Query): number {
     switch (q.op) {
       case "all":
