@@ -6,9 +6,9 @@
  * An AND evaluates its cheapest part first and every later part within what is left, so that
  * a long list is only ever intersected with a short one, never kept or united whole: the OR of a
  * case-insensitive pattern (eight case variants of every trigram) is taken variant by variant
- * within the running result. A source that can write a list into a buffer (docsInto) has every
- * list decoded into one buffer the evaluation reuses; a query then allocates about the size of
- * its answers, not of the lists it reads.
+ * within the running result. Every list after the first is decoded into one buffer the
+ * evaluation reuses (docsInto); a query then allocates about the size of its answers, not of the
+ * lists it reads.
  */
 import type { Query } from "./query.ts";
 
@@ -23,7 +23,7 @@ export interface PostingSource {
    * Writes the ascending documents holding `tri` into `out` from `at` (room for count(tri)
    * more); returns how many were written.
    */
-  docsInto?(tri: number, out: Int32Array, at: number): number;
+  docsInto(tri: number, out: Int32Array, at: number): number;
 }
 
 export function evaluate(q: Query, source: PostingSource, fileLevel: boolean): Int32Array | null {
@@ -82,18 +82,18 @@ class Evaluation {
   /** The list of `tri` (as files at file level), within `within` when given. */
   #list(tri: number, within: Int32Array | null): Int32Array {
     const source = this.#source;
-    if (within !== null && within.length === 0) return within;
-    if (this.#fileLevel || source.docsInto === undefined || within === null) {
+    if (within === null) {
+      // The first list is the running result: it gets an array of its own.
       const docs = source.docs(tri);
-      const r = this.#fileLevel ? source.toFiles(docs) : docs;
-      return within === null ? r : intersect(within, r);
+      return this.#fileLevel ? source.toFiles(docs) : docs;
     }
+    if (within.length === 0) return within;
     const count = source.count(tri);
     if (this.#scratch.length < count) {
       this.#scratch = new Int32Array(Math.max(count, this.#scratch.length * 2));
     }
-    const n = source.docsInto(tri, this.#scratch, 0);
-    return intersect(within, this.#scratch.subarray(0, n));
+    const docs = this.#scratch.subarray(0, source.docsInto(tri, this.#scratch, 0));
+    return intersect(within, this.#fileLevel ? source.toFiles(docs) : docs);
   }
 
   /** About how many entries evaluating `q` reads: an AND's cheapest part, an OR's every part. */
