@@ -1,0 +1,120 @@
+/**
+ * The seam every type engine sits on (docs/architecture.md "Engines"): the language-neutral
+ * questions the tools ask and the answers an engine gives, and the engine's own shape. Paths are
+ * root-relative, lines 1-based, columns 1-based in UTF-16 code units (as LSP and read_file count
+ * them). An engine folder (lib/semantic/<engine>/) implements `Engine`; lib/semantic/engines.ts
+ * holds the one table the router reads. Nothing here names a language.
+ */
+import type { Workspace } from "../workspace/workspace.ts";
+
+/** A position as the tools take it: `line` with `column` or `name` (+ `occurrence`). */
+export interface FilePosition {
+  path: string;
+  line: number;
+  column?: number;
+  name?: string;
+  occurrence?: number;
+}
+
+export type Query =
+  | { kind: "definition"; at: FilePosition }
+  | { kind: "references"; at: FilePosition }
+  | { kind: "rename"; at: FilePosition; newName: string }
+  /** `path`: a root-relative file or folder ("" for the whole root). */
+  | { kind: "diagnostics"; path: string };
+
+/** One definition; `path` null for a file outside the root, named by `external`. */
+export interface Definition {
+  path: string | null;
+  /** A library file by its path inside the engine's bundled library (`lib.es5.d.ts`). */
+  external?: string;
+  line: number;
+  column: number;
+  end_line: number;
+  kind: string;
+  name: string;
+  text: string;
+}
+
+export interface Reference {
+  path: string;
+  line: number;
+  column: number;
+  text: string;
+  /** The entry declares the symbol (import and export specifiers do not). */
+  definition: boolean;
+}
+
+/**
+ * One replacement in a file (LSP's TextEdit, TypeScript's TextChange): the text from
+ * `line`:`column` up to, not including, `end_line`:`end_column` becomes `new_text`. `old_text` is
+ * what the engine read there: the edit layer refuses a span whose text has changed since.
+ */
+export interface SpanEdit {
+  path: string;
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  old_text: string;
+  new_text: string;
+}
+
+export interface Diagnostic {
+  path: string;
+  line: number;
+  column: number;
+  /** The engine's own code as it prints it: `TS2322`, `reportAttributeAccessIssue`, `syntax`. */
+  code: string;
+  category: "error" | "warning" | "information" | "suggestion";
+  message: string;
+  /** The engine that reported it (an engine id). */
+  source: string;
+}
+
+export type Answer =
+  | { kind: "definition"; engine: string; definitions: Definition[] }
+  | { kind: "references"; engine: string; references: Reference[] }
+  | { kind: "rename"; engine: string; edits: SpanEdit[] }
+  | {
+    kind: "diagnostics";
+    engine: string;
+    diagnostics: Diagnostic[];
+    /** Files checked. */
+    files: number;
+    /** Files of this engine in the scope (more than `files` when stopped). */
+    total: number;
+    /** Files in the scope the engine leaves out on purpose (e.g. minified), not checked. */
+    leftOut: number;
+    /** Why the check stopped before every file was checked (a sentence), when it did. */
+    stopped?: string;
+  };
+
+export interface AskOptions {
+  signal: AbortSignal;
+  progress?: (done: number, message: string) => void;
+}
+
+/** A question the engine would not answer: the text says why (the tool's isError). */
+export class SemanticRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SemanticRefusal";
+  }
+}
+
+/** A type engine: answers the questions for the files it `handles`. */
+export interface Engine {
+  /** Named on every answer and diagnostic (`typescript`, `pyright`). */
+  readonly id: string;
+  /** For sentences: "TypeScript/JavaScript", "Python". */
+  readonly name: string;
+  /** True for a root-relative path whose questions this engine answers. */
+  handles(path: string): boolean;
+  /** Rejects with SemanticRefusal for something the model must fix or know. */
+  ask(ws: Workspace, query: Query, options: AskOptions): Promise<Answer>;
+  /** The server wrote these root-relative files (`created`: new names). */
+  touch(paths: string[], created: boolean): void;
+  /** Ends the engine's worker; pending questions fail. Idempotent. */
+  stop(): void;
+}
