@@ -4,6 +4,9 @@ import { type At, def, field, type LanguageRules, type Rules, type Step } from "
 
 const into: (n: Node) => Step[] = (n) => [{ into: n }];
 
+/** ALL_CAPS, private ones included (`_SCOPE_KEY`, `__ALL_CAPS`): PEP 8's constants. */
+const CONSTANT_NAME = /^_*[A-Z][A-Z0-9_]*$/;
+
 /**
  * `X = 1` at module level (constant when ALL_CAPS) or in a class body (a field); `f = lambda:
  * ...` anywhere is a function.
@@ -18,7 +21,7 @@ function assignment(n: Node, at: At): Step[] | null {
   }
   if (at.scope === "function") return null;
   if (at.scope === "type") return def("field", left, n);
-  return def(/^[A-Z][A-Z0-9_]*$/.test(left.text) ? "constant" : "variable", left, n);
+  return def(CONSTANT_NAME.test(left.text) ? "constant" : "variable", left, n);
 }
 
 function functionDefinition(n: Node, at: At, span: Node = n): Step[] {

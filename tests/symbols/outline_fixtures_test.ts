@@ -171,6 +171,9 @@ outlineTest(
         25-25 field ordering
     28-30 function decorated
     34-35 function platform
+    37-37 constant _FASTAPI_SCOPE_KEY
+    38-38 constant __ALL_CAPS_2
+    39-39 variable _private_var
 `,
 );
 

@@ -33,3 +33,7 @@ def decorated():
 if os.name == "nt":
     def platform():
         return "windows"
+
+_FASTAPI_SCOPE_KEY = "fastapi_astack"
+__ALL_CAPS_2 = 2
+_private_var = 1
