@@ -2,7 +2,8 @@
  * Unicode classes `\pL`, `\p{Greek}`, `\p{gc=Lu}`, `\p{sc!=Latin}`: the crate's loose name
  * matching (case, spaces, "_" and "-" ignored, an "is" prefix allowed) resolved to an ECMAScript
  * property, whose members the engine enumerates once (about 40 ms) into a set of ranges. A bare
- * script name means Script_Extensions, as in the crate. Properties the crate knows but
+ * script name means Script (not Script_Extensions), as in the crate and ripgrep: U+00B7 MIDDLE
+ * DOT is Common and U+0331 is Inherited, never Greek. Properties the crate knows but
  * JavaScript does not (Age, Grapheme_Cluster_Break, Word_Break, Sentence_Break, ...) are refused.
  */
 
@@ -41,7 +42,7 @@ export function resolveProperty(query: string): { js: string } | { error: string
     const gc = lookup(GENERAL_CATEGORIES, query);
     if (gc !== undefined) return { js: `General_Category=${gc}` };
     const sc = lookup(SCRIPTS, query);
-    if (sc !== undefined) return { js: `Script_Extensions=${sc}` };
+    if (sc !== undefined) return { js: `Script=${sc}` };
     const binary = lookup(BINARY_PROPERTIES, query);
     if (binary !== undefined) return { js: binary };
     return { error: `Unicode property "${query}" not found` };

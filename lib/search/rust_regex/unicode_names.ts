@@ -90,7 +90,7 @@ export const GENERAL_CATEGORIES: Readonly<Record<string, string>> = {
   zs: "Space_Separator",
 };
 
-/** Script values (a bare script name means Script_Extensions, as in the crate). */
+/** Script values (a bare script name means Script, as in the crate). */
 export const SCRIPTS: Readonly<Record<string, string>> = {
   adlam: "Adlam",
   adlm: "Adlam",
