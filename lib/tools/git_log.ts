@@ -145,6 +145,36 @@ async function countCommits(
   return Number.isInteger(n) ? n : null;
 }
 
+/**
+ * The log options that pick one page. git's `--skip` counts the commits it walks, not those
+ * `--follow` shows (a skipped page's commits come back), while `--max-count` counts the shown
+ * ones: a followed history is read from its newest commit up to the page's end (offset + limit,
+ * plus one to know whether more follow; git stops there) and cut here.
+ */
+function pageArgs(page: { follow: boolean; offset: number; limit: number }): string[] {
+  return page.follow
+    ? ["--follow", `--max-count=${page.offset + page.limit + 1}`]
+    : [`--skip=${page.offset}`, `--max-count=${page.limit + 1}`];
+}
+
+/** The page's entries of a followed history read from its start (pageArgs); others as read. */
+function followPage(
+  entries: LogEntry[],
+  read: { follow: boolean; offset: number; limit: number; capped: boolean },
+): LogEntry[] {
+  if (!read.follow) return entries;
+  // Past the 8 MiB output cap the last record may be cut short: it is dropped.
+  const whole = read.capped ? entries.slice(0, -1) : entries;
+  if (read.capped && whole.length <= read.offset + read.limit) {
+    throw new ToolError(
+      `The followed history up to offset ${read.offset + read.limit} is over git's 8 MiB ` +
+        "output limit; " +
+        "call git_log with revision set to an older commit of the page before",
+    );
+  }
+  return whole.slice(read.offset);
+}
+
 function checkMode(input: GitLogInput, rel: string | null): void {
   if (input.follow === true && rel === null) {
     throw new ToolError("follow needs path: the one file whose history to follow across renames");
@@ -178,9 +208,7 @@ async function run(input: GitLogInput, ctx: ToolContext): Promise<ToolResult> {
         "log",
         "-z",
         LOG_FORMAT,
-        ...(follow ? ["--follow"] : []),
-        `--skip=${offset}`,
-        `--max-count=${limit + 1}`,
+        ...pageArgs({ follow, offset, limit }),
         ...filters,
         ...revs,
         ...paths,
@@ -192,7 +220,12 @@ async function run(input: GitLogInput, ctx: ToolContext): Promise<ToolResult> {
       if (unborn) return { entries: [], total: null, continues: null };
       throw error;
     }
-    const entries = parseLog(out.stdout);
+    const entries = followPage(parseLog(out.stdout), {
+      follow,
+      offset,
+      limit,
+      capped: out.capped,
+    });
     const more = entries.length > limit;
     const total = more
       ? await countCommits(git, { filters, revs, paths, follow }, ctx.signal)
