@@ -175,6 +175,30 @@ function followPage(
   return whole.slice(read.offset);
 }
 
+/**
+ * The oldest commit of `revs` that touches `paths`, whatever the log's filters: the last one
+ * that adds a file there (a rename counts as a delete and an add), since the first touch of a
+ * path adds it. Null when there is none or git's output was capped.
+ */
+async function oldestTouching(
+  git: GitRunner,
+  query: { revs: string[]; paths: string[] },
+  signal: AbortSignal,
+): Promise<{ commit: string; short: string } | null> {
+  const out = await git.run([
+    "log",
+    "--no-renames",
+    "--diff-filter=A",
+    "--format=%H %h",
+    ...query.revs,
+    ...query.paths,
+  ], { signal });
+  if (out.capped) return null;
+  const oids = new TextDecoder().decode(out.stdout).trim().split("\n");
+  const last = /^([0-9a-f]{40,64}) ([0-9a-f]+)$/.exec(oids[oids.length - 1]);
+  return last === null ? null : { commit: last[1], short: last[2] };
+}
+
 function checkMode(input: GitLogInput, rel: string | null): void {
   if (input.follow === true && rel === null) {
     throw new ToolError("follow needs path: the one file whose history to follow across renames");
@@ -232,11 +256,14 @@ async function run(input: GitLogInput, ctx: ToolContext): Promise<ToolResult> {
       : null;
     // The last page of a path's history: does it stop at a rename?
     let continues: string | null = null;
-    if (!more && rel !== null && !follow && filters.length === 0 && entries.length > 0) {
-      const oldest = entries[entries.length - 1];
-      const old = await renamedInto(git, oldest.commit, rel, ctx.signal);
+    if (!more && rel !== null && !follow) {
+      // With a filter the page's oldest commit need not be the path's: ask git for that one.
+      const oldest = filters.length === 0
+        ? entries.at(-1) ?? null
+        : await oldestTouching(git, { revs, paths }, ctx.signal);
+      const old = oldest === null ? null : await renamedInto(git, oldest.commit, rel, ctx.signal);
       if (old !== null) {
-        continues = `history continues as ${old} before ${oldest.short}; call git_log with ` +
+        continues = `history continues as ${old} before ${oldest!.short}; call git_log with ` +
           "that path (or set follow: true)";
       }
     }

@@ -177,6 +177,35 @@ Deno.test("git_log process: a path's history says where it continues, and follow
   });
 });
 
+Deno.test("git_log process: the history-continues line stays when author, grep, since or until is given", async () => {
+  await withHistory(async (p, h) => {
+    const line = `[history continues as ${OLD} before ${short(h.oid.move)}; call git_log with ` +
+      "that path (or set follow: true)]";
+    for (
+      const filter of [
+        { author: "ada" },
+        { grep: "FORMAT" },
+        { since: "2024-05-01" },
+        { until: "2024-12-31" },
+      ]
+    ) {
+      const r = await p.call("git_log", { path: FILE, ...filter });
+      assert.equal(r.isError, false, r.text);
+      const [key, value] = Object.entries(filter)[0];
+      const option = key === "author" || key === "grep"
+        ? [`--${key}=${value}`, "-i", "-F"]
+        : [`--${key}=${value}`];
+      const expected = h.git("log", ...option, "--format=%h", "--", FILE).trim().split("\n");
+      const commits = (r.structured!.commits as string[]).map((c) => c.split(" ")[0]);
+      assert.deepEqual(commits, expected, JSON.stringify(filter));
+      assert.equal(r.text.split("\n").pop(), line, JSON.stringify(filter));
+    }
+    // A page with more after it is not the last: no line yet.
+    const first = await p.call("git_log", { path: FILE, author: "ada", head_limit: 1 });
+    assert.doesNotMatch(first.text, /history continues/);
+  });
+});
+
 Deno.test("git_log process: the paging hint counts the commits left, and since/until say which date filters", async () => {
   await withHistory(async (p, h) => {
     const total = Number(h.git("rev-list", "--count", "HEAD").trim());
