@@ -3,7 +3,7 @@
  * "Regex dialect") parsed by rust_regex/parse.ts and translated by rust_regex/to_js.ts into a
  * JavaScript regex compiled without flags (ASCII `\w \d \s \b`, like `rg --no-unicode`; Unicode
  * classes and case folding written out as ranges). `-i` is `(?i)` from the start, `multiline` is
- * `rg -U --multiline-dotall`, `fixed_strings` matches the text literally. A pattern the crate
+ * `rg -U --multiline-dotall`, `fixed_strings` matches the text literally, `-w` is `rg -w`. A pattern the crate
  * rejects, or a construct not supported here, is an error sentence naming it.
  */
 
@@ -37,6 +37,24 @@ export interface PatternOptions {
   ignoreCase: boolean;
   fixedStrings: boolean;
   multiline: boolean;
+  /** rg -w: only matches with no word character right before and right after them. */
+  wholeWords?: boolean;
+}
+
+/**
+ * `ast` as `rg -w` reads it: `\b{start-half}(?:ast)\b{end-half}` (ripgrep 14's own rewrite,
+ * and the same lines as ripgrep 13's `(?:^|\W)(ast)(?:$|\W)`): a pattern that starts or ends
+ * with a non-word character, such as `-v`, still matches after a space.
+ */
+function wholeWordTree(ast: RegexNode): RegexNode {
+  return {
+    kind: "concat",
+    subs: [
+      { kind: "look", look: "word_start_half", crlf: false },
+      { kind: "group", capture: null, sub: ast },
+      { kind: "look", look: "word_end_half", crlf: false },
+    ],
+  };
 }
 
 /** The literal text as a syntax tree (case-folded letters under -i). */
@@ -60,9 +78,10 @@ export function translatePattern(
   options: PatternOptions,
 ): { spec: PatternSpec } | { error: string } {
   try {
-    const ast = options.fixedStrings
+    const parsed = options.fixedStrings
       ? literalTree(pattern, options.ignoreCase)
       : parseRustRegex(pattern, { caseInsensitive: options.ignoreCase, dotAll: options.multiline });
+    const ast = options.wholeWords ? wholeWordTree(parsed) : parsed;
     const wholeFile = options.multiline && (canMatchNewline(ast) || hasTextAnchor(ast));
     const source = toJsSource(ast, wholeFile ? "file" : "line");
     new RegExp(source, "g");

@@ -34,6 +34,7 @@ const inputSchema = {
       description: "What to show",
     },
     "-i": { type: "boolean", default: false, description: "Case-insensitive" },
+    "-w": { type: "boolean", default: false, description: "Whole words (rg -w)" },
     "-n": { type: "boolean", default: true, description: "Line numbers" },
     "-A": { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: "Lines after" },
     "-B": { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: "Lines before" },
@@ -138,6 +139,7 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   const compiled = translatePattern(pattern, {
     ignoreCase: input["-i"],
     fixedStrings: input.fixed_strings,
+    wholeWords: input["-w"],
     multiline: input.multiline,
   });
   if ("error" in compiled) throw new ToolError(compiled.error);

@@ -25,6 +25,7 @@ const TREE: Record<string, string> = {
   ".hidden/conf.txt": "no_proxy=localhost\nfoo bar baz\nFOO\n",
   "long.txt": "x".repeat(100) + "\nshort\n\n\naab aaab ab\nab\naxxb ayyb\n",
   "tabs.txt": "a\tb\nc  d\n\ttrailing \nend",
+  "flags.txt": "run -v now\nrun-v\nx-vy\n${A} a${B}\nfoo_bar foo\nxab abx\n{x} y}\n",
   // Characters whose Script and Script_Extensions differ (all in Unicode for decades): a bare
   // script name is Script in rg, so U+00B7 is Common and U+0331 Inherited, never Greek.
   ...Object.fromEntries(
@@ -122,6 +123,23 @@ const ROWS: Row[] = [
   { pattern: "\\t" },
   { pattern: "\\s$" },
   { pattern: "(a|)b" },
+  // -w: no word character right before or after the match (rg -w), also when the pattern
+  // starts or ends with a non-word character, and for every alternative.
+  ...[
+    "ab",
+    "no_proxy",
+    "[0-9]{2}",
+    "-v|\\$\\{",
+    "a.b\\(",
+    "ab|aab",
+    "\\w+ ab",
+    "^ab",
+    "(?i)foo",
+    "\\}",
+  ].map((pattern) => ({ pattern, args: { "-w": true }, rg: ["-w"] })),
+  { pattern: "a.b(", args: { "-w": true, fixed_strings: true }, rg: ["-w", "-F"] },
+  { pattern: "FOO", args: { "-w": true, "-i": true }, rg: ["-w", "-i"] },
+  { pattern: "ab", args: { "-w": true }, rg: ["-w"], unicode: true },
   {
     pattern: 'def \\w+\\(\\):\\n\\s+"""',
     args: { multiline: true },
