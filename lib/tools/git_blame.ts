@@ -6,6 +6,7 @@ import { withGit } from "./git_support.ts";
 import { type BlameGroup, type BlameLine, parseBlame } from "../git/blame.ts";
 import { isSecretPath, SECRET_WITHHELD } from "../git/names.ts";
 import { gitPath } from "../git/pathspec.ts";
+import { movedHint } from "../git/moved_path.ts";
 import { resolveRevision } from "../git/revision.ts";
 import { GitError, type GitRunner } from "../git/runner.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -109,6 +110,31 @@ async function ignoreRevsFile(ctx: ToolContext): Promise<string | null> {
   }
 }
 
+/**
+ * Refuses a blame at a revision that has no file at `rel` in one sentence saying where the file
+ * was (git says only "no such path"); returns when the path is a file there.
+ */
+async function checkPathAt(
+  git: GitRunner,
+  at: { oid: string; rel: string; revision: string },
+  signal: AbortSignal,
+): Promise<void> {
+  const check = await git.run(["cat-file", "--batch-check"], {
+    signal,
+    stdin: new TextEncoder().encode(`${at.oid}:${at.rel}\n`),
+  });
+  const kind = / (\w+) \d+\n?$/.exec(new TextDecoder().decode(check.stdout))?.[1] ?? null;
+  if (kind === "blob") return;
+  const where = `"${at.rel}" at revision "${at.revision}"`;
+  if (kind !== null) throw new ToolError(`${where} is a ${kind}, not a file`);
+  const hint = await movedHint(git, { oid: at.oid, rel: at.rel, tool: "git_blame" }, signal);
+  throw new ToolError(
+    `No file ${where}${
+      hint ?? "; git_log with this path and follow: true lists the revisions that have it"
+    }`,
+  );
+}
+
 /** Lines of the blamed file (work tree or revision), for the paging hint; null when unknown. */
 async function lineTotal(
   git: GitRunner,
@@ -176,6 +202,9 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
     try {
       out = await blame(ignoreFile === null ? off : [`--ignore-revs-file=${ignoreFile}`]);
     } catch (error) {
+      if (oid !== null && error instanceof GitError) {
+        await checkPathAt(git, { oid, rel, revision: revision! }, ctx.signal);
+      }
       if (ignoreFile === null || !(error instanceof GitError)) throw error;
       // A list git cannot read (a bad line) must not make blame unusable: blame without it.
       out = await blame([]);

@@ -7,8 +7,7 @@ import { DIFF_OPTIONS, diffOutputLines } from "./git_diff.ts";
 import { gitPath } from "../git/pathspec.ts";
 import { isSecretPath, SECRET_WITHHELD } from "../git/names.ts";
 import { resolveRevision } from "../git/revision.ts";
-import type { GitRunner } from "../git/runner.ts";
-import { parseFollowRenames, renamedAway } from "../git/renames.ts";
+import { movedHint } from "../git/moved_path.ts";
 import { HARD_CAP_CHARS, MESSAGE_CAP_BYTES } from "./paging.ts";
 import { utf8Length } from "../message_size.ts";
 import { IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
@@ -134,7 +133,10 @@ async function showFile(
     const found = /^[0-9a-f]+ \w+ \d+\n/.test(
       new TextDecoder().decode(out.stdout.subarray(0, 200)),
     );
-    return { blob: out, missing: found ? null : await movedHint(git, oid, rel, ctx.signal) };
+    return {
+      blob: out,
+      missing: found ? null : await movedHint(git, { oid, rel, tool: "git_show" }, ctx.signal),
+    };
   });
   const bytes = blob.stdout;
   const nl = bytes.indexOf(10);
@@ -192,53 +194,6 @@ async function showFile(
     },
   };
   return await numberedPage(source, { rel, size }, input, ctx);
-}
-
-/**
- * Why a path is missing at a revision when the file moved: its older name there (the path is the
- * newer name), or its newer name (the path is the older one and the file moved away before the
- * revision). `"; ..."` to end the error sentence, or null.
- */
-async function movedHint(
-  git: GitRunner,
-  oid: string,
-  rel: string,
-  signal: AbortSignal,
-): Promise<string | null> {
-  // The path's history from HEAD across renames: one of its older names may exist at `oid`.
-  const followed = await git.run(
-    ["log", "--follow", "-M", "--name-status", "-z", "--format=%x01%H", "HEAD", "--", rel],
-    { signal, okCodes: [128] },
-  );
-  const renames = followed.code === 0 && !followed.capped
-    ? parseFollowRenames(followed.stdout)
-    : [];
-  const olds = [...new Set(renames.map((r) => r.from))].slice(0, 20);
-  if (olds.length > 0) {
-    const check = await git.run(["cat-file", "--batch-check"], {
-      signal,
-      stdin: new TextEncoder().encode(olds.map((p) => `${oid}:${p}\n`).join("")),
-    });
-    const answers = new TextDecoder().decode(check.stdout).split("\n");
-    for (let i = 0; i < olds.length; i++) {
-      if (/ blob \d+$/.test(answers[i] ?? "")) {
-        const rename = renames.find((r) => r.from === olds[i])!;
-        return `: there it is named ${olds[i]} (renamed to ${rename.to} in ${
-          rename.commit.slice(0, 8)
-        }); call git_show with that path`;
-      }
-    }
-  }
-  // The path is an old name: the last commit up to `oid` that touched it may have moved it.
-  const last = await git.run(["log", "-1", "--format=%H", oid, "--", rel], { signal });
-  const commit = new TextDecoder().decode(last.stdout).trim();
-  if (/^[0-9a-f]{40,64}$/.test(commit)) {
-    const moved = await renamedAway(git, commit, rel, signal);
-    if (moved !== null) {
-      return `: it was moved to ${moved} in ${commit.slice(0, 8)}; call git_show with that path`;
-    }
-  }
-  return null;
 }
 
 /** The exact text of a file at a revision, paged by characters under read_file's budget. */

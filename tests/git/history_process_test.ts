@@ -281,6 +281,40 @@ Deno.test("git_blame process: the paging hint counts the lines left", async () =
   });
 });
 
+Deno.test("git_blame process: a path missing at the revision because the file moved names its path there", async () => {
+  await withHistory(async (p, h) => {
+    // git itself answers only "fatal: no such path ... in <oid>".
+    const raw = naive(h.root, ["blame", "--porcelain", `${h.oid.move}^`, "--", FILE]);
+    assert.notEqual(raw.code, 0);
+    const older = await p.call("git_blame", { path: FILE, revision: `${h.oid.move}^` });
+    assert.equal(older.isError, true);
+    assert.equal(
+      older.text,
+      `No file "${FILE}" at revision "${h.oid.move}^": there it is named ${OLD} (renamed to ${FILE} in ${
+        h.oid.move.slice(0, 8)
+      }); call git_blame with that path`,
+    );
+    const there = await p.call("git_blame", { path: OLD, revision: `${h.oid.move}^` });
+    assert.equal(there.isError, false, there.text);
+    assert.equal((there.structured!.lines as string[]).length, 20);
+    const newer = await p.call("git_blame", { path: OLD, revision: "v3" });
+    assert.equal(
+      newer.text,
+      `No file "${OLD}" at revision "v3": it was moved to ${FILE} in ${
+        h.oid.move.slice(0, 8)
+      }; call git_blame with that path`,
+    );
+    const folder = await p.call("git_blame", { path: "src", revision: "v3" });
+    assert.equal(folder.text, `"src" at revision "v3" is a tree, not a file`);
+    const never = await p.call("git_blame", { path: "nothing.py", revision: "v3" });
+    assert.equal(
+      never.text,
+      `No file "nothing.py" at revision "v3"; git_log with this path and follow: true lists the ` +
+        "revisions that have it",
+    );
+  });
+});
+
 Deno.test("git_show process: a path missing because the file moved names its other path", async () => {
   await withHistory(async (p, h) => {
     const older = await p.call("git_show", { revision: "v1", path: FILE });
