@@ -8,9 +8,9 @@
  *
  * SHARD_FILE is a base shard written by a session (in the cache folder), KEY its folder name.
  */
-import { StoredShard } from "../lib/index/stored_shard.ts";
-import { planQuery } from "../lib/index/planner.ts";
-import type { Query } from "../lib/index/query.ts";
+import { StoredShard } from "../lib/index/store/stored_shard.ts";
+import { planQuery } from "../lib/index/query/planner.ts";
+import type { Query } from "../lib/index/query/query.ts";
 
 const [shardPath, key, dbDir = await Deno.makeTempDir({ prefix: "shipcode-sqlite-" })] = Deno.args;
 if (shardPath === undefined || key === undefined) {

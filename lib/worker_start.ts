@@ -1,5 +1,5 @@
 /**
- * Where the server's workers start (all but the index cache's writer, lib/index/cache_owner.ts,
+ * Where the server's workers start (all but the index cache's writer, lib/index/store/cache_owner.ts,
  * the one that may write): each with the permission to read and nothing else, whatever the
  * process holds. A session with git tools holds `run` for git, and one with `--write` holds
  * `write`, but only the main thread (which runs git through lib/git/runner.ts and writes through

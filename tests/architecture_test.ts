@@ -152,7 +152,7 @@ Deno.test("architecture: workers start in lib/worker_start.ts (read only), but t
   const starters = sourceFiles("lib").filter((file) =>
     /\bnew Worker\(/.test(Deno.readTextFileSync(`${ROOT}${file}`))
   );
-  assert.deepEqual(starters.sort(), ["lib/index/cache_owner.ts", "lib/worker_start.ts"]);
+  assert.deepEqual(starters.sort(), ["lib/index/store/cache_owner.ts", "lib/worker_start.ts"]);
 });
 
 /** File-system calls by path (reads, stats, real paths, listings, writes, watchers). */
@@ -173,14 +173,15 @@ const FS_ALLOWED: Record<string, string> = {
   "lib/edits/stale_temps.ts": "removes the server's own temp files left by a crash",
   "lib/git/availability.ts": "finds the git binary and reads .git (git's state, not served)",
   "lib/git/config_guard.ts": "stats git's config files (git's state, not served)",
-  "lib/index/cache_dir.ts": "makes the index's own cache folder",
-  "lib/index/cache_writer.ts": "writes the index's own cache files",
-  "lib/index/index_store.ts": "reads and lists the index's own cache files",
-  "lib/index/stored_shard.ts": "reads the index's own cache files",
-  "lib/index/worker.ts": "watches the tree and stats indexed files for freshness (no content)",
+  "lib/index/store/cache_dir.ts": "makes the index's own cache folder",
+  "lib/index/store/cache_writer.ts": "writes the index's own cache files",
+  "lib/index/store/index_store.ts": "reads and lists the index's own cache files",
+  "lib/index/store/stored_shard.ts": "reads the index's own cache files",
+  "lib/index/worker/worker.ts":
+    "watches the tree and stats indexed files for freshness (no content)",
   "lib/index/early_start.ts":
     "takes the real path of the root for the index's settings (no content)",
-  "lib/index/folder_table.ts":
+  "lib/index/store/folder_table.ts":
     "stats folders and their ignore files for the stored folder table (no content)",
   "lib/index/watch_worker.ts": "watches the tree for the index (no content)",
   "lib/semantic/type_files.ts": "reads TypeScript's own lib .d.ts files from its npm package",

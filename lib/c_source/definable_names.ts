@@ -1,7 +1,7 @@
 /**
  * Every name a C/C++ text may define, in one pass: the identifiers that fileMayDefine
  * (definition_regions.ts) would take as possible definitions, whatever name it were asked
- * about. The trigram index keeps these per file (as hashes, lib/index/name_hashes.ts), so that
+ * about. The trigram index keeps these per file (as hashes, lib/index/lists/name_hashes.ts), so that
  * find_symbol reads and parses only the files that may define the name it asks for, without
  * reading every file that mentions it.
  *

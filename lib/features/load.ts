@@ -14,7 +14,7 @@ import { loadDiffLibrary } from "../edits/diff.ts";
 import { sweepStaleTemps } from "../edits/stale_temps.ts";
 import { SearchIndex } from "../index/service.ts";
 import { indexSettings, sameWorkspace } from "../index/early_start.ts";
-import type { CacheWriterHandle } from "../index/cache_owner.ts";
+import type { CacheWriterHandle } from "../index/store/cache_owner.ts";
 import { warmValidator } from "./arguments.ts";
 import { featureMethods } from "./methods.ts";
 import { warmToolChecks } from "./tools.ts";

@@ -6,7 +6,7 @@
  */
 import { type Config, MIB } from "../config.ts";
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
-import type { CacheWriterHandle } from "./cache_owner.ts";
+import type { CacheWriterHandle } from "./store/cache_owner.ts";
 import { type IndexSettings, SearchIndex } from "./service.ts";
 
 /** Trees with more files build their trigram index after the first grep, not at start. */

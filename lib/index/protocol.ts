@@ -1,7 +1,7 @@
 /** Messages between the index service (main thread) and the index worker. */
 import type { LogLevel } from "../log.ts";
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
-import type { Candidates } from "./trigram_index.ts";
+import type { Candidates } from "./live/trigram_index.ts";
 import type { CandidateQuery } from "../search/protocol.ts";
 
 export interface IndexSettings {

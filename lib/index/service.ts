@@ -1,12 +1,12 @@
 /**
  * The trigram index as the main thread sees it: one worker per session that builds, refreshes
- * and queries the index (lib/index/worker.ts). Nothing here blocks: a query is one message
+ * and queries the index (lib/index/worker/worker.ts). Nothing here blocks: a query is one message
  * round trip, and while the index is not ready the answer is null at once (grep then uses the
  * full scan).
  */
 import { log } from "../log.ts";
-import type { CacheWriterHandle } from "./cache_owner.ts";
-import type { Candidates } from "./trigram_index.ts";
+import type { CacheWriterHandle } from "./store/cache_owner.ts";
+import type { Candidates } from "./live/trigram_index.ts";
 import type { FromIndex, IndexQuery, IndexSettings, IndexStatus, ToIndex } from "./protocol.ts";
 import type { WatchPort } from "./watch_worker.ts";
 import { startWorker } from "../worker_start.ts";
@@ -72,7 +72,7 @@ export class SearchIndex {
       this.#timer = timer;
       return;
     }
-    const worker = startWorker(new URL("./worker.ts", import.meta.url), "index worker");
+    const worker = startWorker(new URL("./worker/worker.ts", import.meta.url), "index worker");
     worker.onmessage = (event: MessageEvent<FromIndex>) => {
       const m = event.data;
       if (m.t === "state") {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SectionChecksum, sectionChecksum } from "../../lib/index/checksum.ts";
+import { SectionChecksum, sectionChecksum } from "../../lib/index/store/checksum.ts";
 
 Deno.test("checksum: a section fed a run of words at a time sums as the whole section", () => {
   let seed = 12345;

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { seededRandom } from "../helpers/random.ts";
-import { evaluate, type PostingSource } from "../../lib/index/evaluate.ts";
-import type { Query } from "../../lib/index/query.ts";
+import { evaluate, type PostingSource } from "../../lib/index/query/evaluate.ts";
+import type { Query } from "../../lib/index/query/query.ts";
 
 const TRIGRAMS = 12;
 const DOCS = 400;

@@ -1,4 +1,4 @@
-/** The stored folder table (lib/index/folder_table.ts): what makes a folder trusted or not. */
+/** The stored folder table (lib/index/store/folder_table.ts): what makes a folder trusted or not. */
 import assert from "node:assert/strict";
 import {
   decodeFolders,
@@ -8,7 +8,7 @@ import {
   unchangedLinks,
   unchangedListing,
   unchangedRules,
-} from "../../lib/index/folder_table.ts";
+} from "../../lib/index/store/folder_table.ts";
 
 async function folder(): Promise<string> {
   return await Deno.realPath(await Deno.makeTempDir({ prefix: "shipcode-folders-" }));

@@ -1,6 +1,6 @@
 /** A workspace with a trigram index for tests, and a grep that runs with and without it. */
 import { SearchIndex } from "../../lib/index/service.ts";
-import { encodeShard, type ShardInput } from "../../lib/index/shard_format.ts";
+import { encodeShard, type ShardInput } from "../../lib/index/store/shard_format.ts";
 import type { IndexStatus } from "../../lib/index/protocol.ts";
 import { grepTool } from "../../lib/tools/grep.ts";
 import type { CallContext } from "../../lib/tools/tool.ts";

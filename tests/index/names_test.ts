@@ -1,16 +1,16 @@
 /**
- * The names lists the index keeps for C/C++ files (lib/index/name_hashes.ts): a query with
+ * The names lists the index keeps for C/C++ files (lib/index/lists/name_hashes.ts): a query with
  * `defines` keeps a C/C++ file only when it may define the name (in any case), leaves out the
  * files that cannot, and treats every other file as before; the lists survive a shard round
  * trip, and a names section that fails its check is refused when a query reads it.
  */
 import assert from "node:assert/strict";
-import { LayeredIndex } from "../../lib/index/layered_index.ts";
-import { nameHash } from "../../lib/index/name_hashes.ts";
-import { planQuery } from "../../lib/index/planner.ts";
-import { TAIL_BYTES } from "../../lib/index/shard_format.ts";
+import { LayeredIndex } from "../../lib/index/live/layered_index.ts";
+import { nameHash } from "../../lib/index/lists/name_hashes.ts";
+import { planQuery } from "../../lib/index/query/planner.ts";
+import { TAIL_BYTES } from "../../lib/index/store/shard_format.ts";
 import { shardBytes } from "./helpers.ts";
-import { ShardError, StoredShard } from "../../lib/index/stored_shard.ts";
+import { ShardError, StoredShard } from "../../lib/index/store/stored_shard.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef01234567";
 const enc = new TextEncoder();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { seededRandom } from "../helpers/random.ts";
-import { planQuery } from "../../lib/index/planner.ts";
-import { format, type Query } from "../../lib/index/query.ts";
+import { planQuery } from "../../lib/index/query/planner.ts";
+import { format, type Query } from "../../lib/index/query/query.ts";
 
 function plan(source: string, flags = ""): string {
   return format(planQuery(source, flags));

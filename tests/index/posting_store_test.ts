@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { PostingStore } from "../../lib/index/posting_store.ts";
-import { TrigramIndex } from "../../lib/index/trigram_index.ts";
+import { PostingStore } from "../../lib/index/lists/posting_store.ts";
+import { TrigramIndex } from "../../lib/index/live/trigram_index.ts";
 
 /** A small deterministic generator (the same lists on every run). */
 function random(seed: number): () => number {

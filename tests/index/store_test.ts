@@ -1,15 +1,15 @@
 /**
- * The stored index's shard format (lib/index/shard_format.ts, stored_shard.ts) and the layered
+ * The stored index's shard format (lib/index/store/shard_format.ts, stored_shard.ts) and the layered
  * index over it: a round trip answers as the in-memory index does; a changed byte anywhere, a
  * truncated file, another format version or another root's key is refused, never trusted.
  */
 import assert from "node:assert/strict";
-import { checksum } from "../../lib/index/checksum.ts";
-import { LayeredIndex } from "../../lib/index/layered_index.ts";
-import { planQuery } from "../../lib/index/planner.ts";
-import { TAIL_BYTES } from "../../lib/index/shard_format.ts";
+import { checksum } from "../../lib/index/store/checksum.ts";
+import { LayeredIndex } from "../../lib/index/live/layered_index.ts";
+import { planQuery } from "../../lib/index/query/planner.ts";
+import { TAIL_BYTES } from "../../lib/index/store/shard_format.ts";
 import { shardBytes } from "./helpers.ts";
-import { ShardError, StoredShard } from "../../lib/index/stored_shard.ts";
+import { ShardError, StoredShard } from "../../lib/index/store/stored_shard.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef01234567";
 const enc = new TextEncoder();

@@ -5,7 +5,7 @@
  * first, and a small tree's pass may be over by then: tests/e2e/index_cache_test.ts).
  */
 import assert from "node:assert/strict";
-import { startCacheWriter } from "../../lib/index/cache_owner.ts";
+import { startCacheWriter } from "../../lib/index/store/cache_owner.ts";
 import { SearchIndex } from "../../lib/index/service.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import { waitFor } from "./helpers.ts";

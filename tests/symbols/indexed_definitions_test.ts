@@ -1,5 +1,5 @@
 /**
- * find_symbol with the trigram index ready: the index's names lists (lib/index/name_hashes.ts)
+ * find_symbol with the trigram index ready: the index's names lists (lib/index/lists/name_hashes.ts)
  * say which C/C++ files may define the name, so the files that cannot are neither read nor
  * parsed; the answer is the one a full scan gives, files added after the build are seen, and an
  * empty answer still counts every source file that mentions the name.

@@ -3,7 +3,7 @@
  * start, before the process gives up its write permission; a folder that cannot be used (inside
  * the served root, not creatable, no write permission) leaves the index in memory, with one note.
  */
-import { relativeUnder } from "../workspace/names.ts";
+import { relativeUnder } from "../../workspace/names.ts";
 
 export const CACHE_NAME = "shipcode-mcp";
 

@@ -7,7 +7,7 @@
  * compact form) and clears them for reuse.
  */
 
-import { freeNow } from "../free_buffer.ts";
+import { freeNow } from "../../free_buffer.ts";
 
 const BLOCK = 32; // [next block: int32][28 payload bytes]
 const CHUNK_BITS = 22;

@@ -16,8 +16,8 @@
  * - racy times: a folder (or an ignore file) whose mtime or ctime is not older than the moment
  *   it was listed by RACY_MS may have changed again unseen: it counts as changed.
  */
-import { joinRoot } from "../workspace/names.ts";
-import { entryExists } from "../workspace/lstat.ts";
+import { joinRoot } from "../../workspace/names.ts";
+import { entryExists } from "../../workspace/lstat.ts";
 import { checksum } from "./checksum.ts";
 
 /** A time not older than this before the listing may hide a later change (coarse clocks). */

@@ -7,7 +7,7 @@
  * document in eight hold 46% of all entries, which a bitmap holds in a bit per document instead of
  * a byte per entry.
  */
-import { freeNow } from "../free_buffer.ts";
+import { freeNow } from "../../free_buffer.ts";
 import type { Postings } from "./postings.ts";
 import { sortedFind } from "./sorted_find.ts";
 import { writeDeltas } from "./varints.ts";

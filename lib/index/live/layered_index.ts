@@ -4,13 +4,13 @@
  * for the files that changed since. A file lives in exactly one place: adding or removing a path
  * masks it out of every shard. Without a cache the overlay alone is the whole index.
  */
-import { comparePaths } from "../workspace/names.ts";
-import type { Candidates } from "../search/protocol.ts";
-import { evaluate } from "./evaluate.ts";
-import { unionOfSorted } from "./posting_store.ts";
-import type { Query } from "./query.ts";
-import { columnsOf, type ShardInput, type StoredFile } from "./shard_format.ts";
-import type { StoredShard } from "./stored_shard.ts";
+import { comparePaths } from "../../workspace/names.ts";
+import type { Candidates } from "../../search/protocol.ts";
+import { evaluate } from "../query/evaluate.ts";
+import { unionOfSorted } from "../lists/posting_store.ts";
+import type { Query } from "../query/query.ts";
+import { columnsOf, type ShardInput, type StoredFile } from "../store/shard_format.ts";
+import type { StoredShard } from "../store/stored_shard.ts";
 import {
   type Chosen,
   type FileEntry,

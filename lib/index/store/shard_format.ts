@@ -21,9 +21,9 @@
  * read (on demand); a shard that fails any check is discarded, never trusted.
  */
 import { checksum, SectionChecksum, sectionChecksum } from "./checksum.ts";
-import { freeNow } from "../free_buffer.ts";
+import { freeNow } from "../../free_buffer.ts";
 import type { FolderJson } from "./folder_table.ts";
-import { writeDeltas } from "./varints.ts";
+import { writeDeltas } from "../lists/varints.ts";
 
 export const SHARD_MAGIC = 0x31495853; // "SXI1"
 export const SHARD_VERSION = 4;

@@ -6,14 +6,14 @@
  * never match. Files that could not be read, or were left out by the memory cap, are "scan"
  * files: every query returns them, so they are always searched.
  */
-import { comparePaths } from "../workspace/names.ts";
-import { PostingStore } from "./posting_store.ts";
-import { freeNow } from "../free_buffer.ts";
-import type { Query } from "./query.ts";
-import { evaluate, type PostingSource } from "./evaluate.ts";
-import type { Candidates } from "../search/protocol.ts";
-import { chunkEnd } from "../search/decode.ts";
-import { definableHashes, holdsHash } from "./name_hashes.ts";
+import { comparePaths } from "../../workspace/names.ts";
+import { PostingStore } from "../lists/posting_store.ts";
+import { freeNow } from "../../free_buffer.ts";
+import type { Query } from "../query/query.ts";
+import { evaluate, type PostingSource } from "../query/evaluate.ts";
+import type { Candidates } from "../../search/protocol.ts";
+import { chunkEnd } from "../../search/decode.ts";
+import { definableHashes, holdsHash } from "../lists/name_hashes.ts";
 
 /** Same size and cut rule as the full scan's chunks (lib/search/decode.ts). */
 export const PIECE_BYTES = 256 * 1024;

@@ -5,8 +5,8 @@
  * not cannot define that name in any case, and is neither read nor parsed. A hash collision only
  * adds a file to parse, never drops one, so answers stay exact.
  */
-import { eachDefinableName } from "../c_source/definable_names.ts";
-import { cFamilyExtensions } from "../symbols/languages.ts";
+import { eachDefinableName } from "../../c_source/definable_names.ts";
+import { cFamilyExtensions } from "../../symbols/languages.ts";
 import { sortedFind } from "./sorted_find.ts";
 
 /** Larger files keep no list (the search's own verdict reads them in pieces). */

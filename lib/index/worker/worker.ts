@@ -23,20 +23,20 @@
  * lock; otherwise it keeps its changes in memory.
  */
 /// <reference lib="deno.worker" />
-import { Workspace } from "../workspace/workspace.ts";
-import { joinRoot, relativeUnder } from "../workspace/names.ts";
-import { isUnder, scopeFilter } from "../search/scope.ts";
-import { log, setLogLevel } from "../log.ts";
-import { freeNow } from "../free_buffer.ts";
-import { planQuery } from "./planner.ts";
-import { LayeredIndex } from "./layered_index.ts";
-import { IndexStore, rootKey } from "./index_store.ts";
-import { StoredShard } from "./stored_shard.ts";
-import { type FileEntry, SCAN } from "./trigram_index.ts";
-import { nameHash } from "./name_hashes.ts";
-import type { StoredFile } from "./shard_format.ts";
-import type { FileRecord } from "./trigram_index.ts";
-import type { ListedFolder, WalkEntry, WalkOptions } from "../workspace/walk.ts";
+import { Workspace } from "../../workspace/workspace.ts";
+import { joinRoot, relativeUnder } from "../../workspace/names.ts";
+import { isUnder, scopeFilter } from "../../search/scope.ts";
+import { log, setLogLevel } from "../../log.ts";
+import { freeNow } from "../../free_buffer.ts";
+import { planQuery } from "../query/planner.ts";
+import { LayeredIndex } from "../live/layered_index.ts";
+import { IndexStore, rootKey } from "../store/index_store.ts";
+import { StoredShard } from "../store/stored_shard.ts";
+import { type FileEntry, SCAN } from "../live/trigram_index.ts";
+import { nameHash } from "../lists/name_hashes.ts";
+import type { StoredFile } from "../store/shard_format.ts";
+import type { FileRecord } from "../live/trigram_index.ts";
+import type { ListedFolder, WalkEntry, WalkOptions } from "../../workspace/walk.ts";
 import {
   aboveRootRules,
   decodeFolders,
@@ -45,9 +45,9 @@ import {
   type FolderTable,
   RACY_MS,
   recordOf,
-} from "./folder_table.ts";
+} from "../store/folder_table.ts";
 import { parentOf, passFolders } from "./folder_pass.ts";
-import type { FromWatcher, ToWatcher } from "./watch_worker.ts";
+import type { FromWatcher, ToWatcher } from "../watch_worker.ts";
 import type {
   FromIndex,
   IndexCache,
@@ -55,7 +55,7 @@ import type {
   IndexQuery,
   IndexSettings,
   ToIndex,
-} from "./protocol.ts";
+} from "../protocol.ts";
 
 /** Work done between two looks at the message queue, in ms. */
 const SLICE_MS = 25;

@@ -15,14 +15,14 @@
  * The walks are the workspace's own (ignore rules, secrets, symlinks, the identity guard), so a
  * folder read again is served exactly as a full walk would serve it.
  */
-import type { WalkEntry } from "../workspace/walk.ts";
+import type { WalkEntry } from "../../workspace/walk.ts";
 import {
   aboveRootRules,
   type FolderRecord,
   type FolderTable,
   unchangedListing,
   unchangedRules,
-} from "./folder_table.ts";
+} from "../store/folder_table.ts";
 
 export type FolderVerdict = "trusted" | "relisted" | "rewalked" | "gone";
 

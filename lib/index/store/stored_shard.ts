@@ -7,9 +7,9 @@
  * section and every list must match its checksum, and every number must be in range.
  */
 import { checksum, sectionChecksum } from "./checksum.ts";
-import type { PostingSource } from "./evaluate.ts";
-import { isHashList } from "./name_hashes.ts";
-import { sortedFind } from "./sorted_find.ts";
+import type { PostingSource } from "../query/evaluate.ts";
+import { isHashList } from "../lists/name_hashes.ts";
+import { sortedFind } from "../lists/sorted_find.ts";
 import {
   COL_BYTES,
   type MetaJson,
