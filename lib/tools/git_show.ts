@@ -11,6 +11,7 @@ import { movedHint } from "../git/moved_path.ts";
 import { HARD_CAP_CHARS, MESSAGE_CAP_BYTES } from "./paging.ts";
 import { utf8Length } from "../message_size.ts";
 import { IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
+import { imageResult } from "./image_result.ts";
 
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Room a raw page leaves in its budget for the other fields and the hint line. */
@@ -70,6 +71,7 @@ const outputSchema = {
     total_chars: { type: "integer", description: "Raw: characters in the file" },
     mimeType: { type: "string", description: "File: image type (images only)" },
     size: { type: "integer", description: "File: image size in bytes (images only)" },
+    note: { type: "string", description: "File: offset/limit do not apply to an image" },
     next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More follows" },
   },
@@ -173,10 +175,7 @@ async function showFile(
         `Cannot show "${rel}": the ${mime} image is ${size} bytes, over the 5 MiB image limit`,
       );
     }
-    return {
-      content: [{ type: "image", data: content.toBase64(), mimeType: mime }],
-      structuredContent: { path: rel, mimeType: mime, size },
-    };
+    return imageResult({ rel, mime, bytes: content }, input);
   }
   if (input.raw === true) return rawPage(content, rel, input, ctx);
   let at = 0;

@@ -10,6 +10,7 @@ import { WorkspaceError } from "../workspace/workspace.ts";
 import { recordFileRead } from "../edits/record_read.ts";
 import { type LineReader, type LineScan, scanLines } from "../read/line_scan.ts";
 import { IMAGE_HEAD_BYTES, imageType } from "../read/image_type.ts";
+import { imageResult } from "./image_result.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -43,6 +44,7 @@ const outputSchema = {
     text: { type: "string", description: "The lines, each as %6d<TAB>text" },
     mimeType: { type: "string", description: "Image type (images only)" },
     size: { type: "integer", description: "Image size in bytes (images only)" },
+    note: { type: "string", description: "Images: offset/limit do not apply" },
   },
   required: ["path"],
   additionalProperties: false,
@@ -80,10 +82,7 @@ async function run(input: ReadFileInput, ctx: ToolContext): Promise<ToolResult> 
       }
       file.close();
       const bytes = await ws.readFile(rel, { maxBytes: MAX_IMAGE_BYTES });
-      return {
-        content: [{ type: "image", data: bytes.toBase64(), mimeType: mime }],
-        structuredContent: { path: rel, mimeType: mime, size: bytes.length },
-      };
+      return imageResult({ rel, mime, bytes }, input);
     }
     await file.seek(0, Deno.SeekMode.Start);
     const source = { read: (p: Uint8Array) => file.read(p), rewind: () => file.seek(0, 0) };

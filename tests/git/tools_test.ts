@@ -276,3 +276,20 @@ Deno.test("git tools: listed only when git is available", () => {
   assert.deepEqual(names(false), []);
   assert.deepEqual(names(true), ["git_blame", "git_diff", "git_log", "git_show", "git_status"]);
 });
+
+gitTest(
+  "git_show: offset or limit on an image at a revision is said, not silently ignored",
+  {
+    "img.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1]),
+  },
+  async (h) => {
+    const r = await call(gitShowTool, { revision: "HEAD", path: "img.png", offset: 3 }, h);
+    assert.equal(r.content[0].type, "image");
+    const note = "offset does not apply to an image: the whole image/png image is shown";
+    assert.deepEqual(r.content[1], { type: "text", text: `[${note}]` });
+    assert.equal(sc(r).note, note);
+    const plain = await call(gitShowTool, { revision: "HEAD", path: "img.png" }, h);
+    assert.equal(plain.content.length, 1);
+    assert.equal(sc(plain).note, undefined);
+  },
+);

@@ -105,6 +105,24 @@ toolTest("read_file: a png comes back as an image block", TREE, async (h) => {
   assert.deepEqual(sc(r), { path: "img.png", mimeType: "image/png", size: PNG.length });
 });
 
+toolTest(
+  "read_file: offset or limit on an image is said, not silently ignored",
+  TREE,
+  async (h) => {
+    const r = await call(readFileTool, { path: "img.png", offset: 10, limit: 5 }, h);
+    assert.equal(r.isError, undefined);
+    assert.equal(r.content[0].type, "image");
+    const note = "offset and limit do not apply to an image: the whole image/png image is shown";
+    assert.deepEqual(r.content[1], { type: "text", text: `[${note}]` });
+    assert.deepEqual(sc(r), { path: "img.png", mimeType: "image/png", size: PNG.length, note });
+    const one = await call(readFileTool, { path: "img.png", limit: 1 }, h);
+    assert.equal(
+      sc(one).note,
+      "limit does not apply to an image: the whole image/png image is shown",
+    );
+  },
+);
+
 toolTest("read_file: an image over 5 MiB is an error with its size", TREE, async (h) => {
   const big = new Uint8Array(5 * 1024 * 1024 + 1);
   big.set(PNG);
