@@ -1,6 +1,7 @@
 /**
  * ripgrep `-g` glob semantics: a glob without `/` matches a basename at any depth; with `/` it
- * matches the path relative to the search folder (a leading `/` only anchors); `*` and `?` never
+ * matches the path from the workspace root, whatever folder is searched, as `rg -g GLOB PATH`
+ * run at the root does (a leading `/` only anchors); `*` and `?` never
  * cross `/`; `**` as a whole segment spans folders; `{a,b}` alternates; `[...]`/`[!...]` classes;
  * `\` escapes; dotfiles match; case-sensitive. A leading `!` excludes (folders included), and a
  * trailing `/` matches folders only. Matching is linear-time (glob_set.ts); braces expand to at
@@ -9,7 +10,7 @@
 import { ANY, CLASS, GlobSet, LIT, ONE, SEGS, STAR, type Token } from "../workspace/glob_set.ts";
 
 export interface FileFilter {
-  /** True when the file at `rel` (relative to the search folder, `/`-separated) is kept. */
+  /** True when the file at `rel` (root-relative, `/`-separated) is kept. */
   (rel: string): boolean;
 }
 
@@ -18,6 +19,8 @@ interface CompiledGlob {
   dirOnly: boolean;
   anchored: boolean;
   set: GlobSet;
+  /** Each brace alternative's leading plain text (what every path it matches starts with). */
+  prefixes: string[];
 }
 
 /** Longest glob accepted, and the most patterns its braces may expand to (docs/limits.md). */
@@ -49,7 +52,31 @@ export function compileGlob(glob: string): CompiledGlob {
   if (text === "") throw new RangeError(`Invalid glob "${glob}": it matches nothing`);
   const alternatives = expandBraces(text, glob);
   const patterns = alternatives.map((a) => tokenize(a, glob));
-  return { negated, dirOnly, anchored, set: new GlobSet(patterns, patterns.map((_, i) => i)) };
+  const prefixes = patterns.map(literalPrefix);
+  const set = new GlobSet(patterns, patterns.map((_, i) => i));
+  return { negated, dirOnly, anchored, set, prefixes };
+}
+
+function literalPrefix(tokens: readonly Token[]): string {
+  let out = "";
+  for (const t of tokens) {
+    if (t.k !== LIT) break;
+    out += String.fromCharCode(t.c);
+  }
+  return out;
+}
+
+/**
+ * False when the glob is sure to match no file below the root-relative folder `base`: it has a
+ * `/` (so it matches root-relative paths) and every alternative starts with plain text that
+ * leaves `base` (`test_tutorial/**` below `tests`). True when it may match, or `base` is the root.
+ */
+export function globCanMatchUnder(glob: string, base: string): boolean {
+  if (base === "") return true;
+  const compiled = compileGlob(glob);
+  if (compiled.negated || !compiled.anchored) return true;
+  const folder = `${base}/`;
+  return compiled.prefixes.some((p) => p.startsWith(folder) || folder.startsWith(p));
 }
 
 /**
@@ -244,15 +271,18 @@ function globMatches(glob: CompiledGlob, rel: string, isDir: boolean): boolean {
 
 /**
  * A filter from ripgrep-style globs (later globs win, like repeated `-g`): with any non-negated
- * glob, a file must match one; a negated glob that matches the file or one of its folders drops it.
+ * glob, a file must match one; a negated glob that matches the file or one of its folders below
+ * `base` drops it (`base` itself and the folders above it are where the search starts: rg never
+ * matches them, so `!tests/` searching `tests` drops nothing).
  */
-export function globFilter(globs: readonly string[]): FileFilter {
+export function globFilter(globs: readonly string[], base = ""): FileFilter {
   const compiled = globs.map(compileGlob);
   const hasWhitelist = compiled.some((g) => !g.negated);
   const hasNegated = compiled.some((g) => g.negated);
+  const start = base === "" ? 0 : base.length + 1;
   return (rel: string): boolean => {
     // Folders first (a negated glob on a folder prunes it, as rg does), then the file itself.
-    let from = 0;
+    let from = start;
     while (hasNegated) {
       const slash = rel.indexOf("/", from);
       if (slash < 0) break;

@@ -3,7 +3,7 @@
  * (resolveScope), and which walked files that scope covers (scopeFilter, used by the walk and
  * the index alike).
  */
-import { compileGlob, globFilter, normalizeGlob } from "./glob_match.ts";
+import { compileGlob, globCanMatchUnder, globFilter, normalizeGlob } from "./glob_match.ts";
 import { typeGlobs as typeGlobsOf } from "./type_names.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 
@@ -20,7 +20,7 @@ export interface SearchScope {
   base: string;
   /** `base` is a file. */
   single: boolean;
-  /** ripgrep -g globs, relative to base (checked: each compiles). */
+  /** ripgrep -g globs (checked: each compiles); one with `/` matches the root-relative path. */
   globs: string[];
   /** Basename globs of the chosen file type (any must match), or none. */
   typeGlobs: string[];
@@ -61,22 +61,36 @@ export function resolveScope(ws: Workspace, args: ScopeArguments): SearchScope {
 }
 
 /**
- * The filter of files below `base` (root-relative): globs match the path relative to `base`
- * (the path itself when it is `base`), file-type globs match the root-relative path.
+ * The filter of files below `base` (root-relative), as `rg -g GLOB -t TYPE PATH` run at the root
+ * filters them: a glob with `/` matches the root-relative path (not the path below `base`), one
+ * without matches the name; a file named as `base` itself is searched whatever the globs and
+ * type say, as rg searches a file named on its command line.
  */
 export function scopeFilter(
   base: string,
   globs: readonly string[],
   typeGlobs: readonly string[],
 ): (rel: string) => boolean {
-  const keep = globs.length > 0 ? globFilter(globs) : null;
+  const keep = globs.length > 0 ? globFilter(globs, base) : null;
   const typeKeep = typeGlobs.length > 0 ? globFilter(typeGlobs) : null;
   return (rel) => {
-    const below = base === "" ? rel : rel.slice(base.length + 1);
-    if (keep !== null && !keep(below === "" ? rel : below)) return false;
+    if (rel === base) return true;
+    if (keep !== null && !keep(rel)) return false;
     if (typeKeep !== null && !typeKeep(rel)) return false;
     return true;
   };
+}
+
+/**
+ * The words for a search that found nothing because its glob cannot match below `base` (a glob
+ * with `/` matches from the root), with the glob that would have; null when that is not why.
+ */
+export function globScopeNote(base: string, globs: readonly string[]): string | null {
+  const glob = globs.find((g) => !globCanMatchUnder(g, base));
+  if (glob === undefined) return null;
+  const body = glob.startsWith("/") ? glob.slice(1) : glob;
+  return `No files searched: glob "${glob}" has a "/", so it matches paths from the workspace ` +
+    `root (as rg -g does), and no path under "${base}" can match it; use "${base}/${body}"`;
 }
 
 /** True when `rel` is `base` or below it. */

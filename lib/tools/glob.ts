@@ -6,6 +6,7 @@ import { resolvePath } from "./path_arguments.ts";
 import { searchFailure } from "./search_support.ts";
 import { compileGlob, normalizeGlob } from "../search/glob_match.ts";
 import { runGlob } from "../search/walk_jobs.ts";
+import { globScopeNote } from "../search/scope.ts";
 import type { GlobbedFile } from "../search/protocol.ts";
 
 const DEFAULT_LIMIT = 100;
@@ -71,7 +72,7 @@ async function run(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
     ctx,
     key: "files",
     noun: "files",
-    empty: "No files found",
+    empty: globScopeNote(base, [pattern]) ?? "No files found",
     defaultLimit: DEFAULT_LIMIT,
   });
 }
@@ -81,8 +82,9 @@ export const globTool: Tool<GlobInput> = {
   title: "Find files by name",
   description:
     "Find files by ripgrep -g glob: without / it matches names at any depth (*.ts), with / " +
-    "the path under path (src/**/*.ts); ** and {a,b} work, dotfiles match, case-sensitive. " +
-    "Newest first; ignored, .git and secret files left out. head_limit (default 100), offset.",
+    "the path from the root, path or not (src/**/*.ts); ** and {a,b} work, dotfiles match, " +
+    "case-sensitive. Newest first; ignored, .git and secret files left out. head_limit " +
+    "(default 100), offset.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Find files by name"),

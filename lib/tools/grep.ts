@@ -3,6 +3,7 @@ import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult }
 import { capNote, hintLine, lineSize, MESSAGE_CAP_BYTES, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { scopeOf, searchFailure } from "./search_support.ts";
+import { globScopeNote } from "../search/scope.ts";
 import { translatePattern } from "../search/pattern.ts";
 import { search } from "../search/search.ts";
 import { contentOutput } from "../search/content_lines.ts";
@@ -215,7 +216,10 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
       lines.push(
         `Skipped "${base}": it is a binary file (a NUL byte at offset ${binary}), and grep searches text files only`,
       );
-    } else lines.push(offset > 0 && entries.length > 0 ? "No more matches" : "No matches found");
+    } else if (offset > 0 && entries.length > 0) lines.push("No more matches");
+    else {lines.push(
+        file ? "No matches found" : globScopeNote(base, scope.globs) ?? "No matches found",
+      );}
   }
   // With --write, the lines shown count as read for edit_file (read before write).
   if (mode === "content" && content.lineNumbers) {

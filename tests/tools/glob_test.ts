@@ -45,8 +45,8 @@ toolTest("glob: most recently modified first, ties by path", TREE, async (h) => 
   assert.equal(text(r), "src/deep/d.ts\na.ts\nsrc/.hidden.ts\nsrc/b.ts");
 });
 
-toolTest("glob: a pattern with / is relative to path", TREE, async (h) => {
-  const r = await call(globTool, { pattern: "deep/*.ts", path: "src" }, h);
+toolTest("glob: a pattern with / matches the root-relative path, path or not", TREE, async (h) => {
+  const r = await call(globTool, { pattern: "src/deep/*.ts", path: "src" }, h);
   assert.equal(text(r), "src/deep/d.ts");
 });
 
@@ -158,7 +158,7 @@ toolTest("glob: every file of a deep tree is found exactly once", DEEP, async (h
   const files = sc(r).files as string[];
   assert.equal(files.length, Object.keys(DEEP).length);
   assert.deepEqual([...files].sort(), Object.keys(DEEP).sort());
-  const under = await call(globTool, { pattern: "r/**/*.ts", path: "p", head_limit: 0 }, h);
+  const under = await call(globTool, { pattern: "p/r/**/*.ts", path: "p", head_limit: 0 }, h);
   assert.deepEqual([...(sc(under).files as string[])].sort(), [
     "p/r/g.ts",
     "p/r/u/deep/f.ts",

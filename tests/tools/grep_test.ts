@@ -124,10 +124,14 @@ toolTest("grep: glob keeps only matching files (basename at any depth)", TREE, a
   assert.equal(text(r), "src/a.ts\nsrc/deep/c.js");
 });
 
-toolTest("grep: a glob with / is relative to path", TREE, async (h) => {
-  const r = await call(grepTool, { pattern: "foo", path: "src", glob: "deep/*.js" }, h);
-  assert.equal(text(r), "src/deep/c.js");
-});
+toolTest(
+  "grep: a glob with / matches the root-relative path, path or not (rg -g)",
+  TREE,
+  async (h) => {
+    const r = await call(grepTool, { pattern: "foo", path: "src", glob: "src/deep/*.js" }, h);
+    assert.equal(text(r), "src/deep/c.js");
+  },
+);
 
 toolTest("grep: type keeps files of a ripgrep type", TREE, async (h) => {
   const r = await call(grepTool, { pattern: "foo", type: "py" }, h);
