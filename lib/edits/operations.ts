@@ -302,10 +302,14 @@ export async function editFile(
       };
     }
     const loaded = await load(ws, target, "edit", limits);
-    await checkCurrent(edits, target, loaded, SHOWN_WHY);
+    // A file this session was never shown is refused once the lines the edit changes are
+    // known (checkShown below), so the refusal names the lines to read.
+    const seen = edits.reads.get(target.abs) !== undefined;
+    if (seen) await checkCurrent(edits, target, loaded, SHOWN_WHY);
     let plain: string;
     let replacements: number;
     if (request.oldString === "") {
+      if (!seen) await checkCurrent(edits, target, loaded, SHOWN_WHY);
       if (loaded.plain !== "") {
         throw new EditRefusal(
           `Cannot edit ${

@@ -5,7 +5,8 @@
  * - resources/read showed a whole file: `recordBytesRead`.
  * - read_file showed a page: `recordFileRead` with the page's line range.
  * - Any other answer that showed numbered lines of work-tree files (grep content, find_references,
- *   git_blame): `recordLinesShown` with the line numbers and the text as shown. The file is read
+ *   git_blame, go_to_definition, find_symbol): `recordLinesShown` with the line numbers and the
+ *   text as shown (or the symbol named on the line). The file is read
  *   again and only lines whose text is still what was shown count, so a file changed in between
  *   records nothing it did not show.
  */
@@ -21,10 +22,29 @@ export interface Seen {
   mtimeMs: number;
 }
 
-/** A line an answer showed: its 1-based number and its text as shown (cut forms allowed). */
-export interface ShownLine {
-  line: number;
-  text: string;
+/**
+ * A line an answer showed: its 1-based number and its text as shown (cut forms allowed), or,
+ * for an answer that named the line by a symbol on it (find_symbol's `path:line: kind name`),
+ * that `word`: the line counts when it still holds the word whole.
+ */
+export type ShownLine = { line: number; text: string } | { line: number; word: string };
+
+/** Characters of an identifier (Unicode letters and digits, `_` and `$`). */
+const IDENTIFIER = /[\p{L}\p{N}_$]/u;
+
+/** True when `line` holds `word` with no identifier character right before or after it. */
+function holdsWord(line: string, word: string): boolean {
+  if (word === "") return false;
+  for (let at = line.indexOf(word); at >= 0; at = line.indexOf(word, at + 1)) {
+    const before = at > 0 && IDENTIFIER.test(line[at - 1]);
+    const after = at + word.length < line.length && IDENTIFIER.test(line[at + word.length]);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+function showsLine(line: string, want: ShownLine): boolean {
+  return "text" in want ? shownTextMatches(line, want.text) : holdsWord(line, want.word);
 }
 
 /** Records bytes the reader returned whole (resources/read). */
@@ -129,7 +149,7 @@ export async function recordLinesShown(
     let line = text.slice(from, nl < 0 ? text.length : nl);
     if (line.endsWith("\r")) line = line.slice(0, -1);
     if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (shownTextMatches(line, want.text)) ranges.push({ start: want.line, end: want.line });
+    if (showsLine(line, want)) ranges.push({ start: want.line, end: want.line });
   }
   if (ranges.length === 0) return;
   await edits.reads.recordBytes(again.abs, again.bytes, again, ranges);

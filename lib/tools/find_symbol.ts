@@ -15,6 +15,7 @@ import { candidatePattern, type NameMatch } from "../symbols/candidates.ts";
 import { type CodeSymbol, SYMBOL_KINDS } from "../symbols/types.ts";
 import type { FileOutcome } from "../symbols/service.ts";
 import { containerMatches, splitQualifiedName } from "../symbols/qualified_name.ts";
+import { recordLinesAt } from "./shown_lines.ts";
 
 const MATCHES: NameMatch[] = ["exact", "prefix", "substring"];
 
@@ -225,6 +226,8 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     } else if (partialSet.has(path)) partial.push(path);
   }
   const { page, total, placedKinds, namedContainers } = tally.finish();
+  // With --write, each symbol's line counts as read for edit_file while it holds the name.
+  await recordLinesAt(ctx, page.items.map((f) => ({ path: f.path, line: f.line, word: f.name })));
   const lines = page.items.map(textLine);
   if (page.nextOffset !== undefined) {
     const remaining = `${total - page.nextOffset} more definitions`;

@@ -11,6 +11,7 @@ import { findSymbolTool } from "./find_symbol.ts";
 import { cutLine } from "../read/long_lines.ts";
 import { lineStarts, lineText, wordAt, wordsOf } from "../semantic/positions.ts";
 import type { Definition, FilePosition } from "../semantic/protocol.ts";
+import { recordLinesAt } from "./shown_lines.ts";
 
 const inputSchema = {
   type: "object",
@@ -138,6 +139,8 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   const where = at.name !== undefined
     ? `"${at.name}" on line ${at.line}`
     : `line ${at.line} column ${at.column}`;
+  // With --write, the definitions' lines count as read for edit_file.
+  await recordLinesAt(ctx, definitions.map((d) => ({ path: d.path, line: d.line, text: d.text })));
   const lines = definitions.length > 0
     ? definitions.map(textLine)
     : [`No definition found for ${where} of "${at.path}"`];

@@ -2,8 +2,8 @@
  * Answers that show numbered lines of work-tree files tell the session so (only with --write),
  * which lets edit_file change those lines without a read_file first (docs/tools.md "Read before
  * write"). One call per answer: `recordShownLines` for lines the tool holds by file (blame,
- * type-aware references), `recordContentLines` for grep-style `path:N:text` / `path-N-text`
- * output lines.
+ * type-aware references), `recordLinesAt` for lines across files (definitions, symbols),
+ * `recordContentLines` for grep-style `path:N:text` / `path-N-text` output lines.
  */
 import type { ToolContext } from "./tool.ts";
 import { recordLinesShown, type ShownLine } from "../edits/record_read.ts";
@@ -23,6 +23,28 @@ export async function recordShownLines(
   const edits = ctx.session.edits;
   if (edits === null || shown.length === 0) return;
   await recordLinesShown(edits, ctx.workspace, rel, shown, ctx.config.maxReadBytes);
+}
+
+/** A line some answer showed with its file and number (a definition, a symbol's line). */
+export type ShownAt = ShownLine & { path: string | null };
+
+/**
+ * Records lines shown across files, each with its path (null: not a workspace file, skipped),
+ * in one call per answer: go_to_definition's definitions, find_symbol's symbols.
+ */
+export async function recordLinesAt(ctx: ToolContext, shown: readonly ShownAt[]): Promise<void> {
+  if (ctx.session.edits === null || shown.length === 0) return;
+  const byFile = new Map<string, ShownLine[]>();
+  for (const { path, ...line } of shown) {
+    if (path === null) continue;
+    let list = byFile.get(path);
+    if (list === undefined) {
+      if (byFile.size >= MAX_FILES) break;
+      byFile.set(path, list = []);
+    }
+    list.push(line);
+  }
+  await recordAll(ctx, byFile);
 }
 
 /**

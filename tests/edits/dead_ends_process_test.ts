@@ -208,3 +208,59 @@ Deno.test("edit_file process: find_references lines count as shown", async () =>
     },
   );
 });
+
+Deno.test("edit_file process: a file never shown is refused naming the lines the edit changes", async () => {
+  const body = Array.from({ length: 40 }, (_, i) => `const v${i} = ${i};`).join("\n");
+  await withServer({ "n.ts": `${body}\nexport const last = 1;\n` }, async (p) => {
+    const r = await p.call("edit_file", {
+      path: "n.ts",
+      old_string: "export const last = 1;",
+      new_string: "export const last = 2;",
+    });
+    assert.equal(r.isError, true);
+    assert.equal(
+      r.text,
+      "Read line 41 of n.ts first (read_file with offset=41 and limit=1): an edit may change " +
+        "only lines this session was shown since the file last changed",
+    );
+  });
+});
+
+Deno.test("edit_file process: go_to_definition and find_symbol lines count as shown", async () => {
+  const body = Array.from({ length: 40 }, (_, i) => `const v${i} = ${i};`).join("\n");
+  await withServer(
+    {
+      "lib.ts": `${body}\nexport function camelize(s: string): string {\n  return s;\n}\n`,
+      "use.ts": `import { camelize } from "./lib.ts";\nexport const x = camelize("a-b");\n`,
+      "tool.py": `${body.replaceAll("const ", "")}\ndef helper(n):\n    return n\n`,
+    },
+    async (p, root) => {
+      const def = await p.call("go_to_definition", { path: "use.ts", line: 2, name: "camelize" });
+      assert.equal(def.isError, false, def.text);
+      assert.match(def.text, /^lib\.ts:41:17: export function camelize/);
+      // Only the line shown: the body below it was not.
+      const below = await p.call("edit_file", {
+        path: "lib.ts",
+        old_string: "  return s;",
+        new_string: "  return s.trim();",
+      });
+      assert.match(below.text, /^Read line 42 of lib\.ts first/);
+      const ok = await p.call("edit_file", {
+        path: "lib.ts",
+        old_string: "export function camelize(s: string): string {",
+        new_string: 'export function camelize(s: string, _sep = "-"): string {',
+      });
+      assert.equal(ok.isError, false, ok.text);
+      assert.match(bytesOf(root, "lib.ts"), /camelize\(s: string, _sep = "-"\)/);
+      const sym = await p.call("find_symbol", { name: "helper" });
+      assert.equal(sym.isError, false, sym.text);
+      assert.match(sym.text, /^tool\.py:41: function helper/);
+      const py = await p.call("edit_file", {
+        path: "tool.py",
+        old_string: "def helper(n):",
+        new_string: "def helper(n, m=0):",
+      });
+      assert.equal(py.isError, false, py.text);
+    },
+  );
+});

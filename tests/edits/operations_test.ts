@@ -50,11 +50,11 @@ function editTest(
 }
 
 editTest(
-  "edit: an unread file is refused with Read <path> first",
+  "edit: an unread file is refused naming the lines to read",
   { "a.ts": "x = 1\n" },
   async (f) => {
     const message = await refusal(edit(f, "a.ts", "1", "2"));
-    assert.match(message, /^Read a\.ts first/);
+    assert.match(message, /^Read line 1 of a\.ts first \(read_file with offset=1 and limit=1\)/);
     assert.equal(f.text("a.ts"), "x = 1\n");
   },
 );

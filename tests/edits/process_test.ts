@@ -78,7 +78,7 @@ Deno.test("process: with --write, read_file, edit_file, then grep finds the new 
       old_string: "41",
       new_string: "42",
     });
-    assert.match(resultText(refused), /^Read src\/a\.ts first/);
+    assert.match(resultText(refused), /^Read line 1 of src\/a\.ts first/);
     await callTool(server, "read_file", { path: "src/a.ts" });
     const edited = await callTool(server, "edit_file", {
       file_path: `${root}/src/a.ts`,

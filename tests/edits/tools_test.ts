@@ -61,7 +61,7 @@ toolTest("edit_file: read_file, edit, then grep finds the new text", {
 toolTest("edit_file: without a read it is refused as an isError", { "a.ts": "a\n" }, async (h) => {
   const r = await call(editFileTool, { path: "a.ts", old_string: "a", new_string: "b" }, h);
   assert.equal(r.isError, true);
-  assert.match(text(r), /^Read a\.ts first/);
+  assert.match(text(r), /^Read line 1 of a\.ts first/);
 }, WRITE);
 
 toolTest("edit_file: a page of read_file authorises the lines it showed, not others", {
