@@ -177,8 +177,11 @@ const FS_ALLOWED: Record<string, string> = {
   "lib/index/store/cache_writer.ts": "writes the index's own cache files",
   "lib/index/store/index_store.ts": "reads and lists the index's own cache files",
   "lib/index/store/stored_shard.ts": "reads the index's own cache files",
-  "lib/index/worker/worker.ts":
-    "watches the tree and stats indexed files for freshness (no content)",
+  "lib/index/worker/freshness.ts":
+    "stats the folders in a query's scope for the watcher-race guard (no content)",
+  "lib/index/worker/persistence.ts": "stats the root for its cache key, and its own shard files",
+  "lib/index/worker/stored_start.ts": "lstats stored files in the stat pass (no content)",
+  "lib/index/worker/tree.ts": "takes the real path of a folder for the folder table (no content)",
   "lib/index/early_start.ts":
     "takes the real path of the root for the index's settings (no content)",
   "lib/index/store/folder_table.ts":
