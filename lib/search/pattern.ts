@@ -10,6 +10,7 @@
 import { type RegexNode, RegexSyntaxError } from "./rust_regex/ast.ts";
 import { parseRustRegex } from "./rust_regex/parse.ts";
 import { toJsSource } from "./rust_regex/to_js.ts";
+import { atRunStarts } from "./rust_regex/run_starts.ts";
 import { caseVariants, normalize } from "./rust_regex/char_set.ts";
 import {
   canMatchNewline,
@@ -83,7 +84,8 @@ export function translatePattern(
       : parseRustRegex(pattern, { caseInsensitive: options.ignoreCase, dotAll: options.multiline });
     const ast = options.wholeWords ? wholeWordTree(parsed) : parsed;
     const wholeFile = options.multiline && (canMatchNewline(ast) || hasTextAnchor(ast));
-    const source = toJsSource(ast, wholeFile ? "file" : "line");
+    // One answer per line: a leading run is tried only where it starts (run_starts.ts).
+    const source = wholeFile ? toJsSource(ast, "file") : toJsSource(atRunStarts(ast), "line");
     new RegExp(source, "g");
     const analysis: RegexAnalysis = {
       literals: requiredLiterals(ast),

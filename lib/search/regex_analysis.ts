@@ -98,6 +98,7 @@ function itemOf(ast: RegexNode): Item {
       return { node, min: 1, max: 1 };
     }
     case "look":
+    case "not_after":
     case "empty":
       return { node: { k: "zero" }, min: 1, max: 1 };
     case "group":

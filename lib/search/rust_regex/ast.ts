@@ -35,6 +35,8 @@ export type RegexNode =
   | { kind: "literal"; cp: number }
   | { kind: "class"; set: CharSet }
   | { kind: "look"; look: LookKind; crlf: boolean }
+  /** Zero-width: the character before is not in `set` (or there is none); see run_starts.ts. */
+  | { kind: "not_after"; set: CharSet }
   | { kind: "repeat"; min: number; max: number | null; greedy: boolean; sub: RegexNode }
   | { kind: "group"; capture: { index: number; name: string | null } | null; sub: RegexNode }
   | { kind: "concat"; subs: RegexNode[] }

@@ -63,6 +63,10 @@ function emit(node: RegexNode, subject: Subject): Emitted {
     }
     case "look":
       return { src: lookSource(node.look, node.crlf, subject), atom: false, unit: false };
+    case "not_after": {
+      const set = subject === "line" ? subtract(node.set, NEWLINE) : node.set;
+      return { src: `(?<!${emitSet(set).src})`, atom: false, unit: false };
+    }
     case "group": {
       const sub = emit(node.sub, subject);
       return { src: `(?:${sub.src})`, atom: true, unit: false };
