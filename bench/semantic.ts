@@ -31,7 +31,7 @@ import { loadAverage, Peer, procStatusKiB } from "./client.ts";
 import { oursCommand, serverLabel } from "./servers.ts";
 import { flagValue, numFlag } from "./flags.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
-import { isScriptPath } from "../lib/semantic/positions.ts";
+import { isScriptPath } from "../lib/semantic/typescript/script_paths.ts";
 
 const POSITIONS = numFlag("--positions", 24);
 const SETTLE_MS = numFlag("--settle-ms", 2000);

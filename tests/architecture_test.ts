@@ -187,8 +187,9 @@ const FS_ALLOWED: Record<string, string> = {
   "lib/index/store/folder_table.ts":
     "stats folders and their ignore files for the stored folder table (no content)",
   "lib/index/watch_worker.ts": "watches the tree for the index (no content)",
-  "lib/semantic/type_files.ts": "reads TypeScript's own lib .d.ts files from its npm package",
-  "lib/semantic/worker.ts": "watches the tree to drop stale programs (no content)",
+  "lib/semantic/typescript/type_files.ts":
+    "reads TypeScript's own lib .d.ts files from its npm package",
+  "lib/semantic/typescript/worker.ts": "watches the tree to drop stale programs (no content)",
   "lib/symbols/parser_worker.ts": "loads its own grammar .wasm files (lib/symbols/grammars)",
 };
 
@@ -213,4 +214,66 @@ Deno.test("architecture: the file-system call finder sees a call and skips comme
   assert.deepEqual(fsCalls("const i = Deno.statSync(p);\n// Deno.readFile(x)\n/* Deno.open */"), [
     "const i = Deno.statSync(p);",
   ]);
+});
+
+/** `text` without its comments and string literals: the code that decides. */
+function codeOnly(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1")
+    .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""');
+}
+
+/** What routing by language looks like in code: a file-kind test, an engine's own folder. */
+const LANGUAGE_ROUTING = [
+  /\bis(?:Script|Python|TypeScript)Path\b/,
+  /\b(?:typescript|pyright|python)Engine\b/i,
+  /\bTypeScript\b|\bJavaScript\b|\bPython\b/,
+];
+const EXTENSION_TEST =
+  /\.endsWith\(\s*["'`]\.(?:[cm]?[jt]sx?|pyi?)["'`]|\\\.\(\?:[cm]?[jt]s|\\\.py\b/;
+const ENGINE_FOLDER_IMPORT = /from\s*["'][./]*\/semantic\/(?!router\/)[a-z_]+\/[^"']+["']/;
+
+/** The lines of a tool file that route by language (comments and strings left out). */
+function languageRouting(text: string): string[] {
+  const hits = codeOnly(text).split("\n").filter((line) =>
+    LANGUAGE_ROUTING.some((word) => word.test(line))
+  );
+  for (const line of text.split("\n")) {
+    if (EXTENSION_TEST.test(line) || ENGINE_FOLDER_IMPORT.test(line)) hits.push(line);
+  }
+  return hits.map((line) => line.trim());
+}
+
+Deno.test("architecture: lib/tools/ names no language when it routes to a type engine", () => {
+  const hits: string[] = [];
+  for (const file of sourceFiles("lib/tools")) {
+    for (const line of languageRouting(Deno.readTextFileSync(`${ROOT}${file}`))) {
+      hits.push(`${file}: ${line}`);
+    }
+  }
+  assert.deepEqual(hits, []);
+});
+
+Deno.test("architecture: the language-routing finder sees a file-kind test, an extension check and an engine folder", () => {
+  assert.deepEqual(
+    languageRouting(
+      'if (isScriptPath(p)) ask();\n// isScriptPath in a comment\nconst d = "TypeScript";\n' +
+        'if (p.endsWith(".py")) x();\nimport { q } from "../semantic/typescript/queries.ts";\n' +
+        'import { r } from "../semantic/router/router.ts";\nif (name === TypeScript) y();',
+    ),
+    [
+      "if (isScriptPath(p)) ask();",
+      "if (name === TypeScript) y();",
+      'if (p.endsWith(".py")) x();',
+      'import { q } from "../semantic/typescript/queries.ts";',
+    ],
+  );
+});
+
+Deno.test("architecture: the typescript package is imported only under lib/semantic/typescript/", () => {
+  const importers = [...sourceFiles("lib"), "main.ts"].filter((file) =>
+    /(?:from\s*|import\(\s*)["']typescript["']/.test(Deno.readTextFileSync(`${ROOT}${file}`))
+  );
+  assert.ok(importers.length > 0, "the engine imports it");
+  assert.deepEqual(importers.filter((file) => !file.startsWith("lib/semantic/typescript/")), []);
 });

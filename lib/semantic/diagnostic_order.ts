@@ -11,6 +11,12 @@ export function byPlace(a: Placed, b: Placed): number {
   return a.line - b.line || a.column - b.column;
 }
 
-export function byDiagnostic(a: Placed & { code: number }, b: Placed & { code: number }): number {
-  return byPlace(a, b) || a.code - b.code;
+/**
+ * Codes compare as the engines print them, numbers inside them by value (`TS2304` before
+ * `TS18046`, as the numeric codes sorted), then by the text (`reportX` names).
+ */
+export function byDiagnostic(a: Placed & { code: string }, b: Placed & { code: string }): number {
+  return byPlace(a, b) || CODES.compare(a.code, b.code);
 }
+
+const CODES = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });

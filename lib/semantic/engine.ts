@@ -2,8 +2,9 @@
  * The seam every type engine sits on (docs/architecture.md "Engines"): the language-neutral
  * questions the tools ask and the answers an engine gives, and the engine's own shape. Paths are
  * root-relative, lines 1-based, columns 1-based in UTF-16 code units (as LSP and read_file count
- * them). An engine folder (lib/semantic/<engine>/) implements `Engine`; lib/semantic/engines.ts
- * holds the one table the router reads. Nothing here names a language.
+ * them). An engine folder (lib/semantic/<engine>/) implements `Engine`;
+ * lib/semantic/router/engines.ts holds the one table the router reads. Nothing here names a
+ * language.
  */
 import type { Workspace } from "../workspace/workspace.ts";
 
@@ -66,7 +67,8 @@ export interface Diagnostic {
   column: number;
   /** The engine's own code as it prints it: `TS2322`, `reportAttributeAccessIssue`, `syntax`. */
   code: string;
-  category: "error" | "warning" | "information" | "suggestion";
+  /** TypeScript's categories (`message` among them) and LSP's severities (`information`). */
+  category: "error" | "warning" | "information" | "suggestion" | "message";
   message: string;
   /** The engine that reported it (an engine id). */
   source: string;
@@ -86,6 +88,8 @@ export type Answer =
     total: number;
     /** Files in the scope the engine leaves out on purpose (e.g. minified), not checked. */
     leftOut: number;
+    /** With leftOut: the sentence that names them and why ("2 minified files left out..."). */
+    leftOutNote?: string;
     /** Why the check stopped before every file was checked (a sentence), when it did. */
     stopped?: string;
   };

@@ -1,8 +1,8 @@
 /**
  * Positions in a file's text as the semantic tools take and give them: 1-based lines counted as
  * read_file counts them (a line ends at LF; a CR before it belongs to the ending), 1-based
- * columns in UTF-16 code units (as LSP), or a name on a line with its occurrence. Pure functions:
- * the semantic worker and the tools share them.
+ * columns in UTF-16 code units (as LSP), or a name on a line with its occurrence. Pure functions
+ * of any language's text: the engines' workers and the tools share them.
  */
 
 /** Offsets where each line starts (line 1 starts at 0). */
@@ -56,14 +56,6 @@ export function wordsOf(line: string): Array<{ word: string; at: number }> {
     out.push({ word, at });
   }
   return out;
-}
-
-/** The word that covers 0-based `column` of `line`, or null. */
-export function wordAt(line: string, column: number): string | null {
-  for (const { word, at } of wordsOf(line)) {
-    if (column >= at && column < at + word.length) return word;
-  }
-  return null;
 }
 
 /** A position as the tools take it. */
@@ -161,20 +153,33 @@ function nearestLine(
   return null;
 }
 
-/** TypeScript and JavaScript files: the semantic tools answer these with types. */
-const SCRIPT = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
-
-export function isScriptPath(path: string): boolean {
-  return SCRIPT.test(path);
-}
-
-const MINIFIED = /[.-]min\.[cm]?js$/;
+/** The identifier a position names, or the sentence that says why there is none. */
+export type Identified = { ok: true; word: string; line: number; column: number } | {
+  ok: false;
+  message: string;
+};
 
 /**
- * A minified JavaScript file by its name (`app.min.js`, `vendor-min.js`): left out of the default
- * project, as TypeScript's own server leaves them out of projects it infers. Such bundles cost
- * far more than they tell (one of 400,000 `var` statements takes TypeScript's binder minutes).
+ * The identifier at `position` in `text` (the one function every tool uses to read a position
+ * as a name): the name itself when given (checked to be a word on that line, as `locate` does),
+ * or the word that covers the column.
  */
-export function isMinifiedScript(path: string): boolean {
-  return MINIFIED.test(path);
+export function identifierAt(text: string, path: string, position: PositionInput): Identified {
+  const starts = lineStarts(text);
+  const located = locate(text, starts, path, position);
+  if (!located.ok) return located;
+  if (position.name !== undefined) {
+    return { ok: true, word: position.name, line: located.line, column: located.column };
+  }
+  const here = lineText(text, starts, located.line);
+  for (const { word, at } of wordsOf(here)) {
+    if (located.column - 1 >= at && located.column - 1 < at + word.length) {
+      return { ok: true, word, line: located.line, column: at + 1 };
+    }
+  }
+  return {
+    ok: false,
+    message: `No identifier at line ${located.line} column ${located.column} of "${path}" ` +
+      `(${quoteLine(here)}); give the name instead`,
+  };
 }

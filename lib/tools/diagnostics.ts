@@ -1,14 +1,17 @@
 /**
- * diagnostics: TypeScript's syntactic and semantic diagnostics of the TS/JS files under a path
- * (docs/tools.md "diagnostics"), each file checked in its own project, as `tsc --noEmit -p`
- * reports them; sorted by path, line, column and code, paged like grep.
+ * diagnostics: the type engines' diagnostics of the files under a path (docs/tools.md
+ * "diagnostics"): every engine of the session's router is asked for the files it handles there
+ * (TypeScript's syntactic and semantic diagnostics, each file in its own project, as `tsc
+ * --noEmit -p` reports them), the answers merged, sorted by path, line, column and code, and
+ * paged like grep.
  */
 import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { resolvePath } from "./path_arguments.ts";
-import { askSemantic } from "./semantic_support.ts";
+import { askEngine } from "./semantic_support.ts";
 import { capNote, entrySize, hintLine, takePage } from "./paging.ts";
-import type { Diagnostic } from "../semantic/protocol.ts";
+import type { Answer, Diagnostic } from "../semantic/engine.ts";
+import { byDiagnostic } from "../semantic/diagnostic_order.ts";
 
 const inputSchema = {
   type: "object",
@@ -33,22 +36,24 @@ const outputSchema = {
         type: "object",
         properties: {
           path: { type: "string", description: "Relative path" },
-          line: { type: "integer", description: "Line (1-based)" },
-          column: { type: "integer", description: "Column (1-based, UTF-16)" },
-          code: { type: "integer", description: "2322 for TS2322" },
+          line: { type: "integer", description: "Line" },
+          column: { type: "integer", description: "Column (UTF-16)" },
+          code: { type: "string", description: "TS2322, syntax..." },
           category: {
             type: "string",
-            enum: ["error", "warning", "suggestion", "message"],
+            enum: ["error", "warning", "information", "suggestion", "message"],
             description: "Kind",
           },
           message: { type: "string", description: "Lines joined by \\n" },
+          source: { type: "string", description: "Engine id" },
         },
-        required: ["path", "line", "column", "code", "category", "message"],
+        required: ["path", "line", "column", "code", "category", "message", "source"],
       },
     },
     total: { type: "integer", description: "In the whole scope" },
-    files_checked: { type: "integer", description: "TS/JS files checked" },
+    files_checked: { type: "integer", description: "Files type-checked" },
     files_left_out: { type: "integer", description: "Minified, skipped" },
+    engine: { type: "string", description: "Engine ids" },
     stopped: { type: "string", description: "Why it stopped early" },
     offset: { type: "integer", description: "First shown" },
     next_offset: { type: "integer", description: "Next offset" },
@@ -59,17 +64,40 @@ const outputSchema = {
 };
 
 function lineOf(d: Diagnostic): string {
-  return `${d.path}:${d.line}:${d.column}: ${d.category} TS${d.code}: ${d.message}`;
+  return `${d.path}:${d.line}:${d.column}: ${d.category} ${d.code}: ${d.message}`;
+}
+
+type Checked = Extract<Answer, { kind: "diagnostics" }>;
+
+/** Every engine's answer for the scope, in table order. */
+async function askEngines(ctx: ToolContext, rel: string): Promise<Checked[]> {
+  const out: Checked[] = [];
+  for (const engine of ctx.session.semantic.engines) {
+    const answer = await askEngine(ctx, engine, { kind: "diagnostics", path: rel });
+    if (answer.kind !== "diagnostics") {
+      throw new TypeError("A diagnostics question got another answer");
+    }
+    out.push(answer);
+  }
+  return out;
+}
+
+/** `2 TypeScript/JavaScript files and 1 Python file`: what the engines checked. */
+function checkedWords(ctx: ToolContext, answers: readonly Checked[]): string {
+  const names = new Map(ctx.session.semantic.engines.map((e) => [e.id, e.name]));
+  const parts = answers.filter((a, k) => a.files > 0 || k === 0).map((a) =>
+    `${a.files} ${names.get(a.engine) ?? a.engine} file${a.files === 1 ? "" : "s"}`
+  );
+  return parts.join(" and ");
 }
 
 async function run(input: DiagnosticsInput, ctx: ToolContext): Promise<ToolResult> {
   const rel = resolvePath(ctx.workspace, input.path);
-  const answer = await askSemantic(ctx, { kind: "diagnostics", path: rel });
-  if (answer.kind !== "diagnostics") {
-    throw new TypeError("A diagnostics question got another answer");
-  }
-  const all = answer.diagnostics;
-  const files = answer.files;
+  const answers = await askEngines(ctx, rel);
+  const all = answers.flatMap((a) => a.diagnostics).sort(byDiagnostic);
+  const files = answers.reduce((n, a) => n + a.files, 0);
+  const leftOut = answers.reduce((n, a) => n + a.leftOut, 0);
+  const stopped = answers.flatMap((a) => a.stopped === undefined ? [] : [a.stopped]);
   const offset = input.offset;
   const page = takePage(all, {
     offset,
@@ -91,26 +119,22 @@ async function run(input: DiagnosticsInput, ctx: ToolContext): Promise<ToolResul
     lines.push(
       all.length > 0
         ? "No more diagnostics"
-        : `No diagnostics: ${files} TypeScript/JavaScript file${files === 1 ? "" : "s"} checked`,
+        : `No diagnostics: ${checkedWords(ctx, answers)} checked`,
     );
   }
-  if (answer.leftOut > 0) {
-    lines.push(
-      `${answer.leftOut} minified file${answer.leftOut === 1 ? "" : "s"} left out ` +
-        `(no tsconfig includes ${answer.leftOut === 1 ? "it" : "them"})`,
-    );
-  }
-  if (answer.stopped !== undefined) lines.push(answer.stopped);
+  for (const a of answers) if (a.leftOutNote !== undefined) lines.push(a.leftOutNote);
+  lines.push(...stopped);
   const structured: Record<string, unknown> = {
     diagnostics: page.items,
     total: all.length,
     files_checked: files,
     offset,
   };
-  if (answer.leftOut > 0) structured.files_left_out = answer.leftOut;
-  if (answer.stopped !== undefined) structured.stopped = answer.stopped;
+  if (leftOut > 0) structured.files_left_out = leftOut;
+  if (stopped.length > 0) structured.stopped = stopped.join("\n");
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
   structured.truncated = page.nextOffset !== undefined;
+  structured.engine = answers.map((a) => a.engine).join(", ");
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 

@@ -7,10 +7,10 @@
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { capNote, type EntrySize, entrySize, hintLine, lineSize, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
-import { askSemantic, isScriptPath, readPosition } from "./semantic_support.ts";
-import { lineStarts, lineText, wordAt } from "../semantic/positions.ts";
+import { askEngine, engineFor, identifierOf, readPosition } from "./semantic_support.ts";
+import { lineStarts, lineText } from "../semantic/positions.ts";
 import { cutLine } from "../read/long_lines.ts";
-import type { FilePosition } from "../semantic/protocol.ts";
+import type { Engine, FilePosition } from "../semantic/engine.ts";
 import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { recordContentLines, recordShownLines, type ShownLine } from "./shown_lines.ts";
 
@@ -53,19 +53,20 @@ const outputSchema = {
     lines: {
       type: "array",
       items: { type: "string" },
-      description: "The text's lines, each reference with its column: `path:line:column:text`",
+      description: "`path:line:column:text` per reference",
     },
-    total: { type: "integer", description: "Reference lines in the whole scope" },
+    total: { type: "integer", description: "References in scope" },
     total_files: { type: "integer", description: "Files with references" },
     skipped: { type: "integer", description: "Candidates not parsed" },
-    offset: { type: "integer", description: "First reference shown" },
-    next_offset: { type: "integer", description: "Next page's offset" },
-    truncated: { type: "boolean", description: "More references follow" },
+    offset: { type: "integer", description: "First shown" },
+    next_offset: { type: "integer", description: "Next offset" },
+    truncated: { type: "boolean", description: "More follow" },
     resolution: {
       type: "string",
       enum: ["types", "names"],
-      description: "types: TypeScript's references; names: identifiers spelled alike",
+      description: "types: by engine; names: by spelling",
     },
+    engine: { type: "string", description: "Engine id" },
   },
   required: ["lines", "total", "total_files", "skipped", "offset", "truncated", "resolution"],
   additionalProperties: false,
@@ -150,18 +151,19 @@ function sizeOf(context: number) {
 async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolResult> {
   if (input.line !== undefined) {
     const at = readPosition(ctx, input);
-    if (isScriptPath(at.path)) {
+    const engine = engineFor(ctx, at.path);
+    if (engine !== null) {
       if (input.glob !== undefined || input.type !== undefined) {
         throw new ToolError(
           "glob and type narrow a search by name; a position's references come from its " +
-            "TypeScript project, so leave them out (or drop line to search by name)",
+            `${engine.name} project, so leave them out (or drop line to search by name)`,
         );
       }
-      return await byTypes(input, ctx, at);
+      return await byTypes(input, ctx, { engine, at });
     }
-    // Another language: the identifier at that position, by name over the whole workspace.
+    // No engine for this language: the identifier at that position, by name over the workspace.
     const { line: _l, column: _c, occurrence: _o, path: _p, ...rest } = input;
-    return await byNames({ ...rest, name: identifierAt(ctx, at) }, ctx);
+    return await byNames({ ...rest, name: identifierOf(ctx, at) }, ctx);
   }
   if (input.column !== undefined || input.occurrence !== undefined) {
     throw new ToolError("column and occurrence point into a line: give path and line with them");
@@ -174,35 +176,15 @@ async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolRe
   return await byNames({ ...input, name: input.name }, ctx);
 }
 
-/** The identifier a position points at in a file of another language. */
-function identifierAt(ctx: ToolContext, at: FilePosition): string {
-  const bytes = ctx.workspace.readFileSync(at.path, { maxBytes: ctx.config.maxReadBytes });
-  const text = new TextDecoder().decode(bytes);
-  const line = lineText(text, lineStarts(text), at.line);
-  const word = at.name ?? wordAt(line, (at.column ?? 1) - 1);
-  const onLine = at.name === undefined ||
-    new RegExp(`(?<![\\w$])${escape(at.name)}(?![\\w$])`).test(line);
-  if (word === null || !onLine) {
-    throw new ToolError(
-      `No identifier ${at.name === undefined ? `at column ${at.column}` : `"${at.name}"`} on ` +
-        `line ${at.line} of "${at.path}" (${JSON.stringify(line.slice(0, 200))})`,
-    );
-  }
-  return word;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** TypeScript's references of the symbol at a position, with context lines read for the page. */
+/** An engine's references of the symbol at a position, with context lines read for the page. */
 async function byTypes(
   input: FindReferencesInput,
   ctx: ToolContext,
-  at: FilePosition,
+  asked: { engine: Engine; at: FilePosition },
 ): Promise<ToolResult> {
+  const { engine, at } = asked;
   const context = input["-C"] ?? 0;
-  const answer = await askSemantic(ctx, { kind: "references", at });
+  const answer = await askEngine(ctx, engine, { kind: "references", at });
   const found = answer.kind === "references" ? answer.references : [];
   const held: Held[] = found.filter((r) => input.include_definitions || !r.definition).map((
     entry,
@@ -213,6 +195,7 @@ async function byTypes(
     files: new Set(held.map((h) => h.entry.path)).size,
     skipped: 0,
     resolution: "types",
+    engine: engine.id,
     none: `No references found for ${where} on line ${at.line} of "${at.path}"`,
   });
 }
@@ -300,7 +283,13 @@ async function finish(
   ctx: ToolContext,
   held: Held[],
   context: number,
-  about: { files: number; skipped: number; resolution: "types" | "names"; none: string },
+  about: {
+    files: number;
+    skipped: number;
+    resolution: "types" | "names";
+    engine?: string;
+    none: string;
+  },
 ): Promise<ToolResult> {
   const { skipped } = about;
   const types = about.resolution === "types";
@@ -352,6 +341,7 @@ async function finish(
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
   structured.truncated = page.nextOffset !== undefined;
   structured.resolution = about.resolution;
+  if (about.engine !== undefined) structured.engine = about.engine;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 

@@ -1,16 +1,20 @@
 /**
  * go_to_definition: where the symbol at a position is declared (docs/tools.md
- * "go_to_definition"). TypeScript and JavaScript files: TypeScript's language service
- * (`resolution: "types"`); other languages: find_symbol's name-based answer for the identifier
- * at that position (`resolution: "names"`).
+ * "go_to_definition"). A file an engine handles (lib/semantic/router/engines.ts): that engine's
+ * answer (`resolution: "types"`, `engine` named); other files: the name-based definitions of
+ * the identifier at that position from syntax trees (`resolution: "names"`).
  */
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import type { Tool, ToolContext, ToolResult } from "./tool.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
-import { askSemantic, isScriptPath, positionProperties, readPosition } from "./semantic_support.ts";
-import { findSymbolTool } from "./find_symbol.ts";
-import { cutLine } from "../read/long_lines.ts";
-import { lineStarts, lineText, wordAt, wordsOf } from "../semantic/positions.ts";
-import type { Definition, FilePosition } from "../semantic/protocol.ts";
+import {
+  askEngine,
+  engineFor,
+  identifierOf,
+  positionProperties,
+  readPosition,
+} from "./semantic_support.ts";
+import { definitionsByName } from "./name_definitions.ts";
+import type { Definition } from "../semantic/engine.ts";
 import { recordLinesAt } from "./shown_lines.ts";
 
 const inputSchema = {
@@ -25,24 +29,24 @@ const outputSchema = {
   properties: {
     definitions: {
       type: "array",
-      description: "Declarations of the symbol",
+      description: "Declarations",
       items: {
         type: "object",
         properties: {
           path: {
             type: ["string", "null"],
-            description: "Workspace-relative path; null outside",
+            description: "Relative path; null outside",
           },
           external: {
             type: "string",
-            description: "File outside the workspace, e.g. lib.es5.d.ts",
+            description: "Outside file: lib.es5.d.ts",
           },
-          line: { type: "integer", description: "Line of the name (1-based)" },
-          column: { type: "integer", description: "Column of the name (1-based, UTF-16)" },
-          end_line: { type: "integer", description: "Last line of the declaration" },
-          kind: { type: "string", description: "Declaration kind" },
-          name: { type: "string", description: "Declared name" },
-          text: { type: "string", description: "The line of the name" },
+          line: { type: "integer", description: "Line of the name" },
+          column: { type: "integer", description: "Its column (UTF-16)" },
+          end_line: { type: "integer", description: "Last line" },
+          kind: { type: "string", description: "Kind" },
+          name: { type: "string", description: "Name" },
+          text: { type: "string", description: "Its line" },
         },
         required: ["path", "line", "column", "end_line", "kind", "name", "text"],
       },
@@ -50,8 +54,9 @@ const outputSchema = {
     resolution: {
       type: "string",
       enum: ["types", "names"],
-      description: "types: TypeScript; names: spelled alike",
+      description: "types: by engine; names: by spelling",
     },
+    engine: { type: "string", description: "Engine id" },
   },
   required: ["definitions", "resolution"],
   additionalProperties: false,
@@ -63,79 +68,14 @@ function textLine(d: Definition): string {
   return `${where}:${d.line}:${d.column}: ${d.text}  [${d.kind} ${d.name}${span}]`;
 }
 
-/** The identifier a position points at, read from the file as read_file counts lines. */
-function identifierAt(ctx: ToolContext, at: FilePosition): string {
-  const bytes = ctx.workspace.readFileSync(at.path, { maxBytes: ctx.config.maxReadBytes });
-  const text = new TextDecoder().decode(bytes);
-  const line = lineText(text, lineStarts(text), at.line);
-  if (at.name !== undefined) {
-    if (wordsOf(line).some((w) => w.word === at.name)) return at.name;
-    throw new ToolError(
-      `"${at.name}" is not on line ${at.line} of "${at.path}" (${
-        JSON.stringify(line.slice(0, 200))
-      })`,
-    );
-  }
-  const word = wordAt(line, (at.column ?? 1) - 1);
-  if (word === null) {
-    throw new ToolError(
-      `No identifier at line ${at.line} column ${at.column} of "${at.path}" ` +
-        `(${JSON.stringify(line.slice(0, 200))}); give the name instead`,
-    );
-  }
-  return word;
-}
-
-/** find_symbol's definitions of the identifier, each with its line's text. */
-async function byName(ctx: ToolContext, at: FilePosition): Promise<Definition[]> {
-  const name = identifierAt(ctx, at);
-  const result = await findSymbolTool.run({
-    name,
-    head_limit: 100,
-    match: "exact",
-    offset: 0,
-    "-i": false,
-  }, ctx);
-  // find_symbol's structured lines: `path:line-end_line: kind name  (in Container)`.
-  const symbols = ((result.structuredContent?.symbols ?? []) as string[]).flatMap((entry) => {
-    const m = /^(.*):(\d+)-(\d+): (\S+) (\S+)/.exec(entry);
-    return m === null
-      ? []
-      : [{ path: m[1], line: Number(m[2]), end_line: Number(m[3]), kind: m[4], name: m[5] }];
-  });
-  const texts = new Map<string, { text: string; starts: number[] }>();
-  const out: Definition[] = [];
-  for (const s of symbols) {
-    let file = texts.get(s.path);
-    if (file === undefined) {
-      const bytes = ctx.workspace.readFileSync(s.path, { maxBytes: ctx.config.maxReadBytes });
-      const text = new TextDecoder().decode(bytes);
-      file = { text, starts: lineStarts(text) };
-      texts.set(s.path, file);
-    }
-    const line = lineText(file.text, file.starts, s.line);
-    const hit = wordsOf(line).find((w) => w.word === s.name);
-    out.push({
-      path: s.path,
-      line: s.line,
-      column: (hit?.at ?? 0) + 1,
-      end_line: s.end_line,
-      kind: s.kind,
-      name: s.name,
-      text: cutLine(line),
-    });
-  }
-  return out;
-}
-
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const at = readPosition(ctx, args);
-  const types = isScriptPath(at.path);
+  const engine = engineFor(ctx, at.path);
   let definitions: Definition[];
-  if (types) {
-    const answer = await askSemantic(ctx, { kind: "definition", at });
+  if (engine !== null) {
+    const answer = await askEngine(ctx, engine, { kind: "definition", at });
     definitions = answer.kind === "definition" ? answer.definitions : [];
-  } else definitions = await byName(ctx, at);
+  } else definitions = await definitionsByName(ctx, identifierOf(ctx, at));
   const where = at.name !== undefined
     ? `"${at.name}" on line ${at.line}`
     : `line ${at.line} column ${at.column}`;
@@ -146,7 +86,9 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     : [`No definition found for ${where} of "${at.path}"`];
   return {
     content: [{ type: "text", text: lines.join("\n") }],
-    structuredContent: { definitions, resolution: types ? "types" : "names" },
+    structuredContent: engine !== null
+      ? { definitions, resolution: "types", engine: engine.id }
+      : { definitions, resolution: "names" },
   };
 }
 

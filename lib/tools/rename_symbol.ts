@@ -1,16 +1,23 @@
 /**
- * rename_symbol: TypeScript's rename of the symbol at a position across the workspace
- * (docs/tools.md "rename_symbol"): exactly the language service's rename locations with their
- * prefix and suffix text, shown as a unified diff; a dry run without --write, and with --write
- * applied to every file or none (lib/edits/batch_write.ts).
+ * rename_symbol: the rename of the symbol at a position across the workspace by the engine that
+ * handles its file (docs/tools.md "rename_symbol"): exactly the engine's spans (TypeScript's
+ * rename locations with their prefix and suffix text), applied by the edit layer
+ * (lib/edits/span_edits.ts) and shown as a unified diff; a dry run without --write, and with
+ * --write applied to every file or none (lib/edits/batch_write.ts).
  */
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { editAnnotations, readOnlyAnnotations } from "./annotations.ts";
-import { askSemantic, isScriptPath, positionProperties, readPosition } from "./semantic_support.ts";
+import {
+  askEngine,
+  engineFor,
+  engineLanguages,
+  positionProperties,
+  readPosition,
+} from "./semantic_support.ts";
 import { budgetDiff, unifiedDiff } from "../edits/diff.ts";
 import { BatchRefusal, checkTargets, writeBatch } from "../edits/batch_write.ts";
+import { applySpans, type Span, type SpannedFile } from "../edits/span_edits.ts";
 import { toPlain } from "../edits/text_form.ts";
-import type { RenameFile } from "../semantic/protocol.ts";
 import { WorkspaceError } from "../workspace/workspace.ts";
 
 const inputSchema = {
@@ -29,36 +36,37 @@ const outputSchema = {
   properties: {
     files: {
       type: "array",
-      description: "Files the rename changes, by path",
+      description: "Changed files",
       items: {
         type: "object",
         properties: {
-          path: { type: "string", description: "Workspace-relative path" },
+          path: { type: "string", description: "Relative path" },
           edits: {
             type: "array",
-            description: "Each replaced span: `line:column: old -> new`",
+            description: "`line:column: old -> new`",
             items: { type: "string" },
           },
         },
         required: ["path", "edits"],
       },
     },
-    total_edits: { type: "integer", description: "Spans replaced in all files" },
+    total_edits: { type: "integer", description: "Spans replaced" },
     diff: { type: "string", description: "Unified diff of every file" },
-    applied: { type: "boolean", description: "The files were written (false: dry run)" },
+    applied: { type: "boolean", description: "Written (false: dry run)" },
+    engine: { type: "string", description: "Engine id" },
   },
   required: ["files", "total_edits", "diff", "applied"],
   additionalProperties: false,
 };
 
-function editLine(e: RenameFile["edits"][number]): string {
+function editLine(e: Span): string {
   return `${e.line}:${e.column}: ${e.old_text} -> ${e.new_text}`;
 }
 
-async function diffOf(files: readonly RenameFile[]): Promise<string> {
+async function diffOf(files: readonly SpannedFile[]): Promise<string> {
   const parts: string[] = [];
   for (const f of files) {
-    parts.push(await unifiedDiff(f.path, toPlain(f.before).plain, toPlain(f.after).plain));
+    parts.push(await unifiedDiff(f.rel, toPlain(f.before).plain, toPlain(f.after).plain));
   }
   return parts.join("\n");
 }
@@ -76,33 +84,33 @@ function wantsWrite(args: Record<string, unknown>, write: boolean): boolean {
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const at = readPosition(ctx, args);
   const apply = wantsWrite(args, ctx.session.edits !== null);
-  if (!isScriptPath(at.path)) {
+  const engine = engineFor(ctx, at.path);
+  if (engine === null) {
     throw new ToolError(
-      `Cannot rename in "${at.path}": rename_symbol works on TypeScript and JavaScript files; ` +
+      `Cannot rename in "${at.path}": rename_symbol works on ${engineLanguages(ctx)} files; ` +
         `use find_references and edit_file for other languages`,
     );
   }
   const newName = String(args.new_name);
-  const answer = await askSemantic(ctx, { kind: "rename", at, newName });
-  const files = answer.kind === "rename" ? answer.files : [];
-  if (files.length === 0) {
+  const answer = await askEngine(ctx, engine, { kind: "rename", at, newName });
+  const spans = answer.kind === "rename" ? answer.edits : [];
+  if (spans.length === 0) {
     throw new ToolError(`Nothing to rename at line ${at.line} of "${at.path}"`);
   }
   const edits = ctx.session.edits;
+  let files: SpannedFile[];
   try {
+    files = applySpans(ctx.workspace, spans, {
+      maxBytes: ctx.config.maxReadBytes,
+      verb: "rename in",
+    });
     // Every file must be writable by this session, with or without --write.
-    checkTargets(
-      ctx.workspace,
-      files.map((f) => ({ rel: f.path, before: f.before, after: f.after })),
-      "rename in",
-    );
+    checkTargets(ctx.workspace, files, "rename in");
     if (apply && edits !== null) {
-      await writeBatch(
-        ctx.workspace,
-        edits,
-        files.map((f) => ({ rel: f.path, before: f.before, after: f.after })),
-        { verb: "rename in", maxBytes: ctx.config.maxReadBytes },
-      );
+      await writeBatch(ctx.workspace, edits, files, {
+        verb: "rename in",
+        maxBytes: ctx.config.maxReadBytes,
+      });
     }
   } catch (error) {
     if (error instanceof BatchRefusal) throw new ToolError(error.message);
@@ -111,12 +119,12 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     }
     throw error;
   }
-  const total = files.reduce((n, f) => n + f.edits.length, 0);
+  const total = files.reduce((n, f) => n + f.spans.length, 0);
   const budget = ctx.config.maxOutputChars === 0
     ? 0
     : Math.max(2000, ctx.config.maxOutputChars / 2);
   const diff = budgetDiff(await diffOf(files), budget);
-  const listed = files.map((f) => ({ path: f.path, edits: f.edits.map(editLine) }));
+  const listed = files.map((f) => ({ path: f.rel, edits: f.spans.map(editLine) }));
   const head = `${apply ? "Renamed" : "Would rename"} to "${newName}": ${total} edit${
     total === 1 ? "" : "s"
   } in ${files.length} file${files.length === 1 ? "" : "s"}${
@@ -127,7 +135,13 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   lines.push(diff);
   return {
     content: [{ type: "text", text: lines.join("\n") }],
-    structuredContent: { files: listed, total_edits: total, diff, applied: apply },
+    structuredContent: {
+      files: listed,
+      total_edits: total,
+      diff,
+      applied: apply,
+      engine: engine.id,
+    },
   };
 }
 

@@ -1,12 +1,18 @@
 /**
  * What the type-aware tools share (docs/tools.md "Type-aware tools"): the position arguments
- * (`path`, `line`, and `column` or `name` with `occurrence`), their checks, and the question to
- * the session's semantic worker with its refusals as isError text.
+ * (`path`, `line`, and `column` or `name` with `occurrence`), their checks, the identifier a
+ * position names, and the question to the engine the session's router names for a file, with
+ * its refusals as isError text. Nothing here names a language: the engines' table does.
  */
 import { type ToolContext, ToolError } from "./tool.ts";
-import { isScriptPath } from "../semantic/positions.ts";
-import type { FilePosition } from "../semantic/protocol.ts";
-import { type Answer, type Query, SemanticRefusal } from "../semantic/service.ts";
+import { identifierAt } from "../semantic/positions.ts";
+import {
+  type Answer,
+  type Engine,
+  type FilePosition,
+  type Query,
+  SemanticRefusal,
+} from "../semantic/engine.ts";
 
 /** The position properties of an inputSchema. */
 export function positionProperties(what: string): Record<string, unknown> {
@@ -62,12 +68,27 @@ export function readPosition(ctx: ToolContext, args: Record<string, unknown>): F
   return position;
 }
 
-export { isScriptPath };
+/** The engine that answers for a root-relative file, or null (name-based answers then). */
+export function engineFor(ctx: ToolContext, path: string): Engine | null {
+  return ctx.session.semantic.engineFor(path);
+}
 
-/** Asks the session's semantic worker; its refusals and failures become ToolError. */
-export async function askSemantic(ctx: ToolContext, query: Query): Promise<Answer> {
+/** The languages the engines answer for, for sentences: "TypeScript/JavaScript or Python". */
+export function engineLanguages(ctx: ToolContext): string {
+  const names = ctx.session.semantic.engines.map((engine) => engine.name);
+  return names.length <= 1
+    ? names.join("")
+    : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+}
+
+/** Asks `engine`; its refusals and failures become ToolError. */
+export async function askEngine(
+  ctx: ToolContext,
+  engine: Engine,
+  query: Query,
+): Promise<Answer> {
   try {
-    return await ctx.session.semantic.ask(ctx.workspace, query, {
+    return await engine.ask(ctx.workspace, query, {
       signal: ctx.signal,
       progress: (done, message) => ctx.progress(done, undefined, message),
     });
@@ -78,6 +99,19 @@ export async function askSemantic(ctx: ToolContext, query: Query): Promise<Answe
       `The type-aware answer failed (${(error as Error).message}); try again`,
     );
   }
+}
+
+/**
+ * The identifier at a position, read from the file as read_file counts lines (the name-based
+ * answers of go_to_definition and find_references start from it); ToolError when there is none.
+ */
+export function identifierOf(ctx: ToolContext, at: FilePosition): string {
+  const bytes = ctx.workspace.readFileSync(at.path, { maxBytes: ctx.config.maxReadBytes });
+  let text = new TextDecoder().decode(bytes);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const found = identifierAt(text, at.path, at);
+  if (!found.ok) throw new ToolError(found.message);
+  return found.word;
 }
 
 /** `path:line:column` of an entry. */

@@ -8,7 +8,7 @@ import { EditSession } from "../edits/edit_session.ts";
 import { GitRunner } from "../git/runner.ts";
 import type { GitTarget } from "../git/target.ts";
 import { HEAP_SHARE_BYTES, SearchPool } from "../search/pool.ts";
-import { SemanticService } from "../semantic/service.ts";
+import { SemanticRouter } from "../semantic/router/router.ts";
 import { SymbolService } from "../symbols/service.ts";
 import { WorkQueue } from "../work_queue.ts";
 import type { SearchIndex } from "../index/service.ts";
@@ -29,8 +29,8 @@ export class Session {
   /** Parsed symbols: parser workers (started on first use) and the per-file cache. */
   readonly symbols: SymbolService;
 
-  /** TypeScript's language service in its own worker (started on first use, ended when idle). */
-  readonly semantic: SemanticService;
+  /** The type engines (lib/semantic/router/engines.ts): each starts on first use, ends idle. */
+  readonly semantic: SemanticRouter;
 
   /** The git runner of the root (lib/git/runner.ts), or null when the git tools are not offered. */
   readonly git: GitRunner | null;
@@ -41,7 +41,7 @@ export class Session {
       index?: SearchIndex;
       git?: GitTarget | null;
       semanticIdleMs?: number;
-      /** The time bound of one type-aware question (lib/semantic/service.ts; default 20 s). */
+      /** The time bound of one type-aware question (lib/semantic/worker_engine.ts; 20 s). */
       semanticBudgetMs?: number;
       maxReadBytes?: number;
     } = {},
@@ -54,7 +54,7 @@ export class Session {
     this.git = options.git ? new GitRunner(options.git) : null;
     // A write drops what the workers cached (workspaces with their ignore rules, listings) and
     // re-reads the file into the index before the next grep.
-    this.semantic = new SemanticService({
+    this.semantic = new SemanticRouter({
       idleMs: options.semanticIdleMs,
       budgetMs: options.semanticBudgetMs,
       maxBytes: options.maxReadBytes,

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { makeProject, OUTSIDE_TOKEN, PLUGIN_MARK } from "./fixture.ts";
 import { SemanticServer } from "./server.ts";
-import { SemanticService } from "../../lib/semantic/service.ts";
+import { typescriptEngine } from "../../lib/semantic/typescript/engine.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 
 Deno.test("semantic confinement: no outside, secret or plugin text in any answer, outside extends reported once", async () => {
@@ -102,7 +102,7 @@ Deno.test("semantic worker: pings are answered while a program builds", async ()
 
 Deno.test("semantic worker: ends when idle and starts again on the next question", async () => {
   const { root, dispose } = await makeProject();
-  const service = new SemanticService({ idleMs: 300 });
+  const service = typescriptEngine({ idleMs: 300 });
   const ws = Workspace.openSync({ root, noIgnore: false, allowSecrets: false });
   const signal = new AbortController().signal;
   try {

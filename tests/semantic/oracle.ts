@@ -166,6 +166,8 @@ export class Oracle {
       code: d.code,
       category: ts.DiagnosticCategory[d.category].toLowerCase(),
       message: ts.flattenDiagnosticMessageText(d.messageText, "\n").replaceAll(`${this.root}/`, ""),
-    })).sort((a, b) => a.line - b.line || a.column - b.column || a.code - b.code);
+    })).sort((a, b) => a.line - b.line || a.column - b.column || a.code - b.code)
+      // As the tools print them: the code as TypeScript writes it, the engine named.
+      .map((d) => ({ ...d, code: `TS${d.code}`, source: "typescript" }));
   }
 }

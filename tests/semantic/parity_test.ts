@@ -155,7 +155,7 @@ Deno.test("semantic parity: definitions, references, rename and diagnostics equa
       );
       assert.deepEqual(ours.filter((d) => d.path !== "other/a.ts"), want);
       assert.equal(got.structured.files_checked, files.length);
-      assert.ok(ours.some((d) => d.path === "src/use.ts" && d.code === 2322), got.text);
+      assert.ok(ours.some((d) => d.path === "src/use.ts" && d.code === "TS2322"), got.text);
       assert.match(got.text, /^src\/use\.ts:12:7: error TS2322: /m);
     });
   } finally {

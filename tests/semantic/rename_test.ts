@@ -147,7 +147,7 @@ Deno.test("rename_symbol: refusals change nothing and say why", async () => {
       [
         writing,
         { path: "tsconfig.json", line: 2, name: "extends", new_name: "x" },
-        /TypeScript and JavaScript/,
+        /works on TypeScript\/JavaScript files/,
       ],
     ];
     for (const [server, args, message] of cases) {

@@ -8,9 +8,10 @@
  */
 import assert from "node:assert/strict";
 import { makeTree } from "../helpers/fixture.ts";
-import { GRACE_MS, SemanticService } from "../../lib/semantic/service.ts";
+import { GRACE_MS, type WorkerEngine } from "../../lib/semantic/worker_engine.ts";
+import { typescriptEngine } from "../../lib/semantic/typescript/engine.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
-import type { Answer } from "../../lib/semantic/protocol.ts";
+import type { Answer, Query } from "../../lib/semantic/engine.ts";
 
 /** Above a worker's first program (lib files) under load, far below binding SLOW_BUNDLE. */
 const BUDGET_MS = 8000;
@@ -33,9 +34,9 @@ async function world(extra: Record<string, string> = {}) {
 }
 
 function ask(
-  service: SemanticService,
+  service: WorkerEngine,
   ws: Workspace,
-  query: Parameters<SemanticService["ask"]>[1],
+  query: Query,
 ) {
   return service.ask(ws, query, { signal: new AbortController().signal });
 }
@@ -52,7 +53,7 @@ function definedAt(answer: Answer): string[] {
 
 Deno.test("semantic service: diagnostics that run past the time bound answer with the files checked and a sentence, and the next question is answered", async () => {
   const { tree, ws } = await world();
-  const service = new SemanticService({ budgetMs: BUDGET_MS });
+  const service = typescriptEngine({ budgetMs: BUDGET_MS });
   try {
     const t = performance.now();
     const answer = await ask(service, ws, { kind: "diagnostics", path: "slow" });
@@ -71,7 +72,7 @@ Deno.test("semantic service: diagnostics that run past the time bound answer wit
 
 Deno.test("semantic service: a cancelled question is dropped at once and the question after it is answered", async () => {
   const { tree, ws } = await world();
-  const service = new SemanticService({ budgetMs: 60_000 });
+  const service = typescriptEngine({ budgetMs: 60_000 });
   try {
     const controller = new AbortController();
     const slow = service.ask(ws, { kind: "diagnostics", path: "slow" }, {
@@ -96,7 +97,7 @@ Deno.test("semantic service: minified files that no tsconfig includes are left o
     "web/app.min.js": SLOW_BUNDLE,
     "web/page.ts": "const n: number = 'x';\n",
   });
-  const service = new SemanticService({ budgetMs: 60_000 });
+  const service = typescriptEngine({ budgetMs: 60_000 });
   try {
     const t = performance.now();
     const answer = await ask(service, ws, { kind: "diagnostics", path: "web" });
@@ -106,7 +107,7 @@ Deno.test("semantic service: minified files that no tsconfig includes are left o
       [answer.files, answer.total, answer.leftOut, answer.stopped],
       [1, 1, 1, undefined],
     );
-    assert.deepEqual(answer.diagnostics.map((d) => `${d.path}:${d.line} TS${d.code}`), [
+    assert.deepEqual(answer.diagnostics.map((d) => `${d.path}:${d.line} ${d.code}`), [
       "web/page.ts:1 TS2322",
     ]);
     assert.ok(performance.now() - t < WELL_BELOW_MS, "the minified bundle was bound");

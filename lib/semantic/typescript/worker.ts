@@ -1,29 +1,28 @@
 /**
- * The semantic worker: TypeScript's language service over the workspace (typescript 6.0.3, loaded
- * here on first use, never on the main thread). Every read goes through TypeFiles; requests run
- * one at a time; the main thread cancels one through a shared flag that the language service's
- * cancellation token reads. A file watcher on the root tells when files come or go (the projects
- * are then read again); file contents are checked per request by their stamps.
+ * The TypeScript engine's worker: TypeScript's language service over the workspace (typescript
+ * 6.0.3, loaded here on first use, never on the main thread). Every read goes through TypeFiles;
+ * the loop of ../worker_host.ts runs requests one at a time; the main thread cancels one through
+ * a shared flag that the language service's cancellation token reads. A file watcher on the root
+ * tells when files come or go (the projects are then read again); file contents are checked per
+ * request by their stamps.
  */
 /// <reference lib="deno.worker" />
 import process from "node:process";
 import type ts from "typescript";
-import { Workspace } from "../workspace/workspace.ts";
-import { isGitName } from "../workspace/names.ts";
-import { isTempName } from "../workspace/temp_names.ts";
+import { Workspace } from "../../workspace/workspace.ts";
+import { isGitName } from "../../workspace/names.ts";
+import { isTempName } from "../../workspace/temp_names.ts";
+import type { Query } from "../engine.ts";
+import type { WorkerAnswer, WorkerSettings } from "../protocol.ts";
+import { hostEngine, postToMain as post } from "../worker_host.ts";
 import { ProjectSet } from "./projects.ts";
-import { Refusal, SemanticQueries } from "./queries.ts";
+import { SemanticQueries } from "./queries.ts";
 import { TypeFiles } from "./type_files.ts";
-import type { Answer, FromSemantic, Query, ToSemantic, WorkerSettings } from "./protocol.ts";
 
 type TS = typeof ts;
 
 /** Progress messages at most this often while a program builds or diagnostics run. */
 const PROGRESS_MS = 100;
-
-function post(message: FromSemantic): void {
-  self.postMessage(message);
-}
 
 /** The state of the worker once opened: the workspace, the projects, the watcher. */
 class SemanticWorld {
@@ -110,7 +109,7 @@ class SemanticWorld {
     }
   }
 
-  answer(id: number, query: Query): Answer {
+  answer(id: number, query: Query): WorkerAnswer {
     this.#current = id;
     this.#read = 0;
     this.#files.newEpoch();
@@ -124,7 +123,7 @@ class SemanticWorld {
       case "references":
         return { kind: "references", references: this.#queries.references(query.at) };
       case "rename":
-        return { kind: "rename", files: this.#queries.rename(query.at, query.newName) };
+        return { kind: "rename", ...this.#queries.rename(query.at, query.newName) };
       case "diagnostics": {
         let done = 0;
         const found = this.#queries.diagnostics(query.path, {
@@ -135,7 +134,7 @@ class SemanticWorld {
             this.#progress(this.#read + ++done, "files read or checked");
           },
         });
-        const answer: Answer = {
+        const answer: WorkerAnswer = {
           kind: "diagnostics",
           diagnostics: found.list,
           files: found.files,
@@ -149,10 +148,7 @@ class SemanticWorld {
   }
 }
 
-let world: SemanticWorld | null = null;
 let tsModule: TS | null = null;
-let opening: { settings: WorkerSettings; cancel: SharedArrayBuffer } | null = null;
-let queue: Promise<void> = Promise.resolve();
 
 async function loadTypeScript(): Promise<TS> {
   if (tsModule === null) {
@@ -164,39 +160,9 @@ async function loadTypeScript(): Promise<TS> {
   return tsModule;
 }
 
-async function handle(message: ToSemantic): Promise<void> {
-  if (message.t === "open") {
-    opening = { settings: message.settings, cancel: message.cancel };
-    return;
-  }
-  if (message.t === "touch") {
-    world?.touch(message.paths, message.created);
-    return;
-  }
-  const id = message.id;
-  try {
-    if (world === null) {
-      post({ t: "progress", id, done: 0, message: "loading TypeScript" });
-      const loaded = await loadTypeScript();
-      world = new SemanticWorld(loaded, opening!.settings, opening!.cancel);
-    }
-    // Let watcher events already queued arrive first.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    post({ t: "begun", id });
-    post({ t: "answer", id, answer: world.answer(id, message.query) });
-  } catch (error) {
-    if (error instanceof Refusal) post({ t: "refused", id, message: error.message });
-    else if (tsModule !== null && error instanceof tsModule.OperationCanceledException) {
-      post({ t: "cancelled", id });
-    } else {
-      post({ t: "failed", id, message: error instanceof Error ? error.message : String(error) });
-    }
-  }
-}
-
-// Registered before any await: a message sent while the runtime loads must not be lost.
-self.onmessage = (event: MessageEvent<ToSemantic>) => {
-  const message = event.data;
-  queue = queue.then(() => handle(message));
-};
-post({ t: "ready" });
+hostEngine({
+  loading: "loading TypeScript",
+  open: async (settings, cancel) => new SemanticWorld(await loadTypeScript(), settings, cancel),
+  isCancellation: (error) =>
+    tsModule !== null && error instanceof tsModule.OperationCanceledException,
+});

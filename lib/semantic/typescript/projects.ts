@@ -8,7 +8,7 @@
  * root's own files (deno_config.ts).
  */
 import type ts from "typescript";
-import { isMinifiedScript, isScriptPath } from "./positions.ts";
+import { isMinifiedScript, isScriptPath } from "./script_paths.ts";
 import type { TypeFiles } from "./type_files.ts";
 import { DenoConfigReader } from "./deno_config.ts";
 

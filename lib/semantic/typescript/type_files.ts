@@ -9,8 +9,8 @@
  * a file changed on disk is read again by the next request; files the server wrote are re-read
  * even when their stamp did not change.
  */
-import { joinRoot, relativeUnder } from "../workspace/names.ts";
-import type { TypeEntry, Workspace } from "../workspace/workspace.ts";
+import { joinRoot, relativeUnder } from "../../workspace/names.ts";
+import type { TypeEntry, Workspace } from "../../workspace/workspace.ts";
 
 const LIB_NAME = /^lib(?:\.[\w-]+)*\.d\.ts$/;
 const utf8 = new TextDecoder("utf-8");

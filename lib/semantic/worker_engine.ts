@@ -1,26 +1,36 @@
 /**
- * The semantic service of a session (main thread): one worker running TypeScript's language
- * service (worker.ts), started on the first question, told of every file the server writes, and
- * ended once it has been idle for `idleMs` (5 minutes by default) so that its memory is returned.
- * The main thread never parses: while a program builds, pings and other tools are answered.
+ * The generic part of an engine that runs in a worker (docs/architecture.md "Engines"): the
+ * worker is started on the first question, told of every file the server writes, and ended once
+ * it has been idle for `idleMs` (5 minutes by default) so that its memory is returned. The main
+ * thread never parses: while a program builds, pings and other tools are answered. An engine
+ * folder gives its worker's URL, its words and its permissions (`WorkerEngineSpec`); its worker
+ * answers the messages of protocol.ts (worker_host.ts runs that side).
  *
  * Questions wait here, in arrival order, and go to the worker one at a time, so that a worker
  * that must be stopped takes only its current question with it. Every question has a time bound:
  * diagnostics stop between files once `budgetMs` has passed (a partial answer); a question still
- * unanswered `GRACE_MS` after that (TypeScript inside one long step: binding a huge generated
- * file cannot be interrupted), or cancelled and not stopped within `GRACE_MS`, has its worker
- * terminated: the next question starts a fresh one. A stopped diagnostics question is answered
- * with the files checked so far, and a sentence saying so.
+ * unanswered `GRACE_MS` after that (an engine inside one long step that cannot be interrupted),
+ * or cancelled and not stopped within `GRACE_MS`, has its worker terminated: the next question
+ * starts a fresh one. A stopped diagnostics question is answered with the files checked so far,
+ * and a sentence saying so. Cancellation reaches the worker through a SharedArrayBuffer: the
+ * id of the cancelled question is stored in its first Int32 slot.
  */
 import { log } from "../log.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import type { Answer, Diagnostic, FromSemantic, Query, ToSemantic } from "./protocol.ts";
+import {
+  type Answer,
+  type AskOptions,
+  type Diagnostic,
+  type Engine,
+  type Query,
+  SemanticRefusal,
+} from "./engine.ts";
+import type { FromEngine, ToEngine, WorkerAnswer } from "./protocol.ts";
 import { byDiagnostic } from "./diagnostic_order.ts";
-import { startWorker } from "../worker_start.ts";
+import { startWorker, type WorkerNeeds } from "../worker_start.ts";
 
-export type { Answer, Query };
-
-export interface SemanticOptions {
+/** The session's settings every engine gets (the table's factories take them). */
+export interface EngineOptions {
   /** The worker ends after this long without a question (default 5 minutes). */
   idleMs?: number;
   /** Files over this many bytes are left out of programs (the server's --max-read-bytes). */
@@ -29,17 +39,24 @@ export interface SemanticOptions {
   budgetMs?: number;
 }
 
-export interface AskOptions {
-  signal: AbortSignal;
-  progress?: (done: number, message: string) => void;
-}
-
-/** A question the worker would not answer: the text says why (the tool's isError). */
-export class SemanticRefusal extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "SemanticRefusal";
-  }
+/** What an engine folder gives to run in a worker. */
+export interface WorkerEngineSpec {
+  id: string;
+  name: string;
+  handles(path: string): boolean;
+  /** The worker module (it answers protocol.ts's messages). */
+  worker: URL;
+  /** What the worker may do beyond reading (lib/worker_start.ts). */
+  needs: WorkerNeeds;
+  /** Sentences that name the engine's own causes and remedies. */
+  words: {
+    /** After "Stopped after N s with M of T files checked: " (diagnostics cut by the bound). */
+    stopped: string;
+    /** The refusal of another question cut by the bound after `seconds`. */
+    overrun(seconds: number): string;
+    /** Names the `count` files of a diagnostics scope left out on purpose, and why. */
+    leftOut(count: number): string;
+  };
 }
 
 /** One question, waiting or with the worker. */
@@ -65,7 +82,10 @@ const DEFAULT_BUDGET_MS = 20_000;
 /** How long a worker may take to stop on its own (past the budget, or after a cancellation). */
 export const GRACE_MS = 1500;
 
-export class SemanticService {
+export class WorkerEngine implements Engine {
+  readonly id: string;
+  readonly name: string;
+  readonly #spec: WorkerEngineSpec;
   readonly #idleMs: number;
   readonly #maxBytes: number;
   readonly #budgetMs: number;
@@ -80,10 +100,17 @@ export class SemanticService {
   #idleTimer: number | null = null;
   #started = 0;
 
-  constructor(options: SemanticOptions = {}) {
+  constructor(spec: WorkerEngineSpec, options: EngineOptions = {}) {
+    this.#spec = spec;
+    this.id = spec.id;
+    this.name = spec.name;
     this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.#maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
     this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
+  }
+
+  handles(path: string): boolean {
+    return this.#spec.handles(path);
   }
 
   /** True while the worker runs (tests: it ends when idle). */
@@ -132,7 +159,7 @@ export class SemanticService {
   }
 
   /** The server wrote these root-relative files: the next question sees them. */
-  touch(paths: string[], created = false): void {
+  touch(paths: string[], created: boolean): void {
     if (this.#worker !== null && paths.length > 0) {
       this.#post(this.#worker, { t: "touch", paths, created });
     }
@@ -141,9 +168,9 @@ export class SemanticService {
   /** Ends the worker; pending questions fail. Idempotent. */
   stop(): void {
     this.#clearIdle();
-    const error = new Error("The semantic worker was stopped");
+    const error = new Error(`The ${this.name} worker was stopped`);
     for (const { asked } of this.#waiting.splice(0)) asked.reject(error);
-    this.#end("The semantic worker was stopped");
+    this.#end(`The ${this.name} worker was stopped`);
   }
 
   /** Gives the oldest waiting question to the worker, if it has none. */
@@ -160,7 +187,7 @@ export class SemanticService {
     this.#post(worker, { t: "ask", id: asked.id, query: asked.query });
   }
 
-  /** The worker began the question (TypeScript is loaded): its time bound starts. */
+  /** The worker began the question (its engine is loaded): its time bound starts. */
   #begun(asked: Asked): void {
     const timer = setTimeout(() => this.#overrun(asked), this.#budgetMs + GRACE_MS);
     Deno.unrefTimer(timer);
@@ -187,28 +214,22 @@ export class SemanticService {
   #overrun(asked: Asked): void {
     if (this.#current !== asked) return;
     const seconds = Math.round(this.#budgetMs / 1000);
+    const words = this.#spec.words;
     if (asked.query.kind === "diagnostics") {
       asked.checked.sort(byDiagnostic);
-      asked.resolve({
+      const total = Math.max(asked.total, asked.files + 1);
+      asked.resolve(this.#named({
         kind: "diagnostics",
         diagnostics: asked.checked,
         files: asked.files,
-        total: Math.max(asked.total, asked.files + 1),
+        total,
         leftOut: asked.leftOut,
-        stopped:
-          `Stopped after ${seconds} s with ${asked.files} of ${
-            Math.max(asked.total, asked.files + 1)
-          } files checked: TypeScript ` +
-          `was still building or checking a project (a very large or generated file in it ` +
-          `can take minutes); name a narrower path, or leave such files out with tsconfig`,
-      });
+        stopped: `Stopped after ${seconds} s with ${asked.files} of ${total} files checked: ` +
+          words.stopped,
+      }));
     } else {
       asked.reject(
-        new SemanticRefusal(
-          `TypeScript gave no answer within ${seconds} s: building this file's project takes ` +
-            `longer (a very large or generated file in it can take minutes); leave such files ` +
-            `out with tsconfig, or use grep and find_symbol instead`,
-        ),
+        new SemanticRefusal(words.overrun(seconds)),
       );
     }
     this.#restart("overrun");
@@ -216,7 +237,7 @@ export class SemanticService {
 
   /** Terminates the worker that holds the current question; the next question gets a new one. */
   #restart(why: string): void {
-    log.debug(`semantic worker terminated (${why}); the next question starts a new one`);
+    log.debug(`${this.id} worker terminated (${why}); the next question starts a new one`);
     this.#current = null;
     this.#worker?.terminate();
     this.#worker = null;
@@ -228,16 +249,14 @@ export class SemanticService {
   #ensure(ws: Workspace): Worker {
     if (this.#worker !== null && this.#root === ws.root) return this.#worker;
     if (this.#worker !== null) this.#end("The workspace changed");
-    const worker = startWorker(new URL("./worker.ts", import.meta.url), "semantic worker", {
-      environment: true,
-    });
+    const worker = startWorker(this.#spec.worker, `${this.id} worker`, this.#spec.needs);
     const buffer = new SharedArrayBuffer(4);
     this.#cancel = new Int32Array(buffer);
-    worker.onmessage = (event: MessageEvent<FromSemantic>) => this.#receive(event.data);
+    worker.onmessage = (event: MessageEvent<FromEngine>) => this.#receive(event.data);
     worker.onerror = (event) => {
       event.preventDefault();
-      log.warn(`The semantic worker failed (${event.message}); it restarts on the next call`);
-      this.#end(`The semantic worker failed: ${event.message}`);
+      log.warn(`The ${this.id} worker failed (${event.message}); it restarts on the next call`);
+      this.#end(`The ${this.id} worker failed: ${event.message}`);
       this.#dispatch();
     };
     this.#post(worker, {
@@ -251,7 +270,7 @@ export class SemanticService {
     return worker;
   }
 
-  #receive(message: FromSemantic): void {
+  #receive(message: FromEngine): void {
     if (message.t === "ready") return;
     if (message.t === "log") {
       log[message.level](message.message);
@@ -278,14 +297,23 @@ export class SemanticService {
       return;
     }
     this.#current = null;
-    if (message.t === "answer") asked.resolve(message.answer);
+    if (message.t === "answer") asked.resolve(this.#named(message.answer));
     else if (message.t === "refused") asked.reject(new SemanticRefusal(message.message));
     else if (message.t === "cancelled") asked.reject(new Error("The request was cancelled"));
-    else asked.reject(new Error(`The semantic worker failed: ${message.message}`));
+    else asked.reject(new Error(`The ${this.id} worker failed: ${message.message}`));
     this.#dispatch();
   }
 
-  #post(worker: Worker, message: ToSemantic): void {
+  /** The worker's answer with this engine named on it (and its words for files left out). */
+  #named(answer: WorkerAnswer): Answer {
+    const named = { ...answer, engine: this.id } as Answer;
+    if (named.kind === "diagnostics" && named.leftOut > 0) {
+      named.leftOutNote = this.#spec.words.leftOut(named.leftOut);
+    }
+    return named;
+  }
+
+  #post(worker: Worker, message: ToEngine): void {
     worker.postMessage(message);
   }
 

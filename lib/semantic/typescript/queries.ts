@@ -6,36 +6,25 @@
  * the server does not serve (ignored declarations) is never returned, but for one definition line.
  */
 import type ts from "typescript";
-import { cutLine } from "../read/long_lines.ts";
+import { cutLine } from "../../read/long_lines.ts";
+import { lineColumn, lineStarts, lineText, locate } from "../positions.ts";
 import {
-  isMinifiedScript,
-  isScriptPath,
-  lineColumn,
-  lineStarts,
-  lineText,
-  locate,
-} from "./positions.ts";
-import type {
-  Definition,
-  Diagnostic,
-  FilePosition,
-  Reference,
-  RenameEdit,
-  RenameFile,
-} from "./protocol.ts";
+  type Definition,
+  type Diagnostic,
+  type FilePosition,
+  type Reference,
+  SemanticRefusal as Refusal,
+  type SpanEdit,
+} from "../engine.ts";
+import { byDiagnostic, byPlace } from "../diagnostic_order.ts";
+import { isMinifiedScript, isScriptPath } from "./script_paths.ts";
 import type { Project, ProjectSet } from "./projects.ts";
-import { byDiagnostic, byPlace } from "./diagnostic_order.ts";
 import type { TypeFiles } from "./type_files.ts";
 
 type TS = typeof ts;
 
-/** Something the model must fix or know: the worker answers it as a refusal. */
-export class Refusal extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "Refusal";
-  }
-}
+/** The engine's id: the `source` of its diagnostics. */
+const SOURCE = "typescript";
 
 interface Lines {
   text: string;
@@ -187,7 +176,7 @@ export class SemanticQueries {
     return out.sort(byPlace);
   }
 
-  rename(at: FilePosition, newName: string): RenameFile[] {
+  rename(at: FilePosition, newName: string): { edits: SpanEdit[] } {
     this.#checkName(newName);
     const { project, path, offset } = this.#at(at);
     const info = project.service.getRenameInfo(path, offset, { allowRenameOfImportPath: false });
@@ -221,32 +210,30 @@ export class SemanticQueries {
       list.push(location);
       byFile.set(rel, list);
     }
-    const out: RenameFile[] = [];
+    const edits: SpanEdit[] = [];
     for (const [rel, list] of byFile) {
       const lines = this.#linesOf(this.#files.absOf(rel));
       if (lines === null) throw new Refusal(`Cannot rename: "${rel}" could not be read; try again`);
       list.sort((a, b) => a.textSpan.start - b.textSpan.start);
-      const edits: RenameEdit[] = [];
-      const parts: string[] = [];
       let from = 0;
       for (const location of list) {
         const { start, length } = location.textSpan;
         if (start < from) continue; // the same span twice
-        const newText = `${location.prefixText ?? ""}${newName}${location.suffixText ?? ""}`;
         const place = lineColumn(lines.starts, start);
+        const end = lineColumn(lines.starts, start + length);
         edits.push({
+          path: rel,
           line: place.line,
           column: place.column,
+          end_line: end.line,
+          end_column: end.column,
           old_text: lines.text.slice(start, start + length),
-          new_text: newText,
+          new_text: `${location.prefixText ?? ""}${newName}${location.suffixText ?? ""}`,
         });
-        parts.push(lines.text.slice(from, start), newText);
         from = start + length;
       }
-      parts.push(lines.text.slice(from));
-      out.push({ path: rel, edits, before: lines.text, after: parts.join("") });
     }
-    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { edits: edits.sort(byPlace) };
   }
 
   /** A new name must be one identifier token that is not a reserved word. */
@@ -347,9 +334,10 @@ export class SemanticQueries {
         path: fileRel,
         line: place?.line ?? 1,
         column: place?.column ?? 1,
-        code: d.code,
-        category: categories[d.category].toLowerCase(),
+        code: `TS${d.code}`,
+        category: categories[d.category].toLowerCase() as Diagnostic["category"],
         message: this.#withoutRoot(this.#ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+        source: SOURCE,
       });
     }
     return out;
