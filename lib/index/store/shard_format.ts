@@ -26,6 +26,20 @@ import type { FolderJson } from "./folder_table.ts";
 import { writeDeltas } from "../lists/varints.ts";
 
 export const SHARD_MAGIC = 0x31495853; // "SXI1"
+/**
+ * The format version, checked when a shard is opened: a shard of another version is not read
+ * (the index is rebuilt). Bump it with every change to what a shard holds or how it is laid out,
+ * and say here what the version added and why:
+ *
+ * 1: the first stored index: postings, docs, tris (with a checksum per list), cols, meta and the
+ *    toc, each section checksummed; a delta shard names the base files it supersedes.
+ * 2: meta holds the folder table (each folder's identity, mtime and ignore-file stats), so that
+ *    the next start's stat pass reads again only the folders that changed.
+ * 3: the sections carry a word-wise checksum (sectionChecksum), so that the trigram table is
+ *    read in place as words, without copies, and a shard opens faster.
+ * 4: the names section: per C/C++ file the hashes of the names it may define (name_hashes.ts),
+ *    so that find_symbol reads only the files that may define the name.
+ */
 export const SHARD_VERSION = 4;
 /** A names count meaning "this file keeps no list". */
 export const NO_NAMES = 0xffffffff;
@@ -206,26 +220,7 @@ export function encodeShard(input: ShardInput, sink: ShardSink): ShardToc {
 export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, ShardToc> {
   const ready: Uint8Array[] = [];
   const out = new ChunkedOut((bytes) => ready.push(bytes));
-  const most = input.trigrams.length;
-  const tris = new Int32Array(most);
-  const offs = new Uint32Array(most);
-  const counts = new Uint32Array(most);
-  const sums = new Uint32Array(most);
-  let held = 0;
-  const scratch = { buf: new Uint8Array(1 << 16) };
-  for (let i = 0; i < input.trigrams.length; i++) {
-    const tri = input.trigrams[i];
-    const docs = input.docsOf(tri);
-    if (docs.length === 0) continue;
-    const list = encodeList(docs, scratch);
-    tris[held] = tri;
-    offs[held] = out.written;
-    counts[held] = docs.length;
-    sums[held] = checksum(list, tri);
-    held++;
-    out.bytes(list);
-    while (ready.length > 0) yield ready.shift()!;
-  }
+  const lists = yield* writePostings(input, out, ready);
   const postingsEnd = out.written;
   const docCount = input.docFile.length;
   const docStart = out.written;
@@ -233,31 +228,122 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
   out.bytes(bytesOf(input.docOff));
   out.bytes(bytesOf(input.docLen));
   const docEnd = out.written;
-  const triTable = new Uint8Array(held * 16 + 4);
-  const view = new DataView(triTable.buffer);
-  for (let i = 0; i < held; i++) {
-    view.setInt32(i * 16, tris[i], true);
-    view.setUint32(i * 16 + 4, offs[i], true);
-    view.setUint32(i * 16 + 8, counts[i], true);
-    view.setUint32(i * 16 + 12, sums[i], true);
-  }
-  view.setUint32(held * 16, postingsEnd, true);
-  while (ready.length > 0) yield ready.shift()!;
+  const triTable = triTableOf(lists, postingsEnd);
+  yield* drain(ready);
   const triStart = out.written;
   out.bytes(triTable);
   const triSum = sectionChecksum(triTable);
   freeNow(triTable);
-  while (ready.length > 0) yield ready.shift()!;
+  yield* drain(ready);
   const cols = input.cols ?? columnsOf(input.meta.files);
   const colStart = out.written;
   out.bytes(cols);
   const colSum = sectionChecksum(cols);
   freeNow(cols);
+  yield* drain(ready);
+  const names = yield* writeNames(input.meta, out, ready);
+  const meta = metaOf(input.meta);
+  yield* drain(ready);
+  const metaStart = out.written;
+  out.bytes(meta);
+  const metaSum = sectionChecksum(meta);
+  const metaLength = meta.length;
+  freeNow(meta);
+  const docSum = checksumOfTable(input);
+  const held = lists.held;
+  const toc: ShardToc = {
+    magic: "shipcode-mcp index shard",
+    version: SHARD_VERSION,
+    key: input.key,
+    files: input.meta.files.length,
+    docs: docCount,
+    tris: held,
+    postings: [0, postingsEnd],
+    docTable: [docStart, docEnd - docStart, docSum],
+    triTable: [triStart, held * 16 + 4, triSum],
+    cols: [colStart, input.meta.files.length * COL_BYTES, colSum],
+    names,
+    meta: [metaStart, metaLength, metaSum],
+  };
+  writeTail(out, toc);
+  out.flush();
+  yield* ready;
+  return toc;
+}
+
+/** The chunks the output has ready, handed on. */
+function* drain(ready: Uint8Array[]): Generator<Uint8Array, void> {
   while (ready.length > 0) yield ready.shift()!;
-  // The names section (each file's count, NO_NAMES for none, then the lists) goes out list by
-  // list: on the kernel it is 20 MiB, which is not built whole beside its chunks.
-  const files = input.meta.files;
-  const namesOf = input.meta.namesOf ?? ((i: number) => files[i].names ?? null);
+}
+
+/** Where each written posting list is: its trigram, offset, document count and checksum. */
+interface WrittenLists {
+  tris: Int32Array;
+  offs: Uint32Array;
+  counts: Uint32Array;
+  sums: Uint32Array;
+  /** How many lists were written (trigrams without documents are left out). */
+  held: number;
+}
+
+/** The postings section: one varint-delta list per trigram that has documents. */
+function* writePostings(
+  input: ShardInput,
+  out: ChunkedOut,
+  ready: Uint8Array[],
+): Generator<Uint8Array, WrittenLists> {
+  const most = input.trigrams.length;
+  const lists: WrittenLists = {
+    tris: new Int32Array(most),
+    offs: new Uint32Array(most),
+    counts: new Uint32Array(most),
+    sums: new Uint32Array(most),
+    held: 0,
+  };
+  const scratch = { buf: new Uint8Array(1 << 16) };
+  for (let i = 0; i < input.trigrams.length; i++) {
+    const tri = input.trigrams[i];
+    const docs = input.docsOf(tri);
+    if (docs.length === 0) continue;
+    const list = encodeList(docs, scratch);
+    const held = lists.held++;
+    lists.tris[held] = tri;
+    lists.offs[held] = out.written;
+    lists.counts[held] = docs.length;
+    lists.sums[held] = checksum(list, tri);
+    out.bytes(list);
+    yield* drain(ready);
+  }
+  return lists;
+}
+
+/** The tris section: 16 bytes per written list, then the end of the last list. */
+function triTableOf(lists: WrittenLists, postingsEnd: number): Uint8Array {
+  const held = lists.held;
+  const triTable = new Uint8Array(held * 16 + 4);
+  const view = new DataView(triTable.buffer);
+  for (let i = 0; i < held; i++) {
+    view.setInt32(i * 16, lists.tris[i], true);
+    view.setUint32(i * 16 + 4, lists.offs[i], true);
+    view.setUint32(i * 16 + 8, lists.counts[i], true);
+    view.setUint32(i * 16 + 12, lists.sums[i], true);
+  }
+  view.setUint32(held * 16, postingsEnd, true);
+  return triTable;
+}
+
+/**
+ * The names section (each file's count, NO_NAMES for none, then the lists) goes out list by
+ * list: on the kernel it is 20 MiB, which is not built whole beside its chunks. Returns its
+ * [offset, length, checksum].
+ */
+function* writeNames(
+  meta: ShardMeta,
+  out: ChunkedOut,
+  ready: Uint8Array[],
+): Generator<Uint8Array, [number, number, number]> {
+  const files = meta.files;
+  const namesOf = meta.namesOf ?? ((i: number) => files[i].names ?? null);
   // Each list is taken once: a file removed while the chunks go out (the write yields between
   // them) must not change the section between its counts and its lists.
   const lists = Array.from({ length: files.length }, (_, i) => namesOf(i));
@@ -277,38 +363,24 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
     if (list === null) continue;
     namesSum.words(list);
     out.bytes(bytesOf(list));
-    while (ready.length > 0) yield ready.shift()!;
+    yield* drain(ready);
   }
+  return [namesStart, namesLength, namesSum.digest()];
+}
+
+/** The meta section: the files' paths, the superseded paths and the folder table, as JSON. */
+function metaOf(meta: ShardMeta): Uint8Array {
   const json: MetaJson = {
-    rels: input.meta.files.map((f) => f.rel),
-    reals: input.meta.files.flatMap((f, i): [number, string][] =>
-      f.real === "" ? [] : [[i, f.real]]
-    ),
-    supersedes: input.meta.supersedes,
-    folders: input.meta.folders,
+    rels: meta.files.map((f) => f.rel),
+    reals: meta.files.flatMap((f, i): [number, string][] => f.real === "" ? [] : [[i, f.real]]),
+    supersedes: meta.supersedes,
+    folders: meta.folders,
   };
-  const meta = new TextEncoder().encode(JSON.stringify(json));
-  while (ready.length > 0) yield ready.shift()!;
-  const metaStart = out.written;
-  out.bytes(meta);
-  const metaSum = sectionChecksum(meta);
-  const metaLength = meta.length;
-  freeNow(meta);
-  const docSum = checksumOfTable(input);
-  const toc: ShardToc = {
-    magic: "shipcode-mcp index shard",
-    version: SHARD_VERSION,
-    key: input.key,
-    files: input.meta.files.length,
-    docs: docCount,
-    tris: held,
-    postings: [0, postingsEnd],
-    docTable: [docStart, docEnd - docStart, docSum],
-    triTable: [triStart, held * 16 + 4, triSum],
-    cols: [colStart, input.meta.files.length * COL_BYTES, colSum],
-    names: [namesStart, namesLength, namesSum.digest()],
-    meta: [metaStart, metaLength, metaSum],
-  };
+  return new TextEncoder().encode(JSON.stringify(json));
+}
+
+/** The table of contents and the tail that finds it. */
+function writeTail(out: ChunkedOut, toc: ShardToc): void {
   const tocBytes = new TextEncoder().encode(JSON.stringify(toc));
   out.bytes(tocBytes);
   const tail = new Uint8Array(TAIL_BYTES);
@@ -317,9 +389,6 @@ export function* encodeShardParts(input: ShardInput): Generator<Uint8Array, Shar
   tv.setUint32(4, checksum(tocBytes), true);
   tv.setUint32(8, SHARD_MAGIC, true);
   out.bytes(tail);
-  out.flush();
-  yield* ready;
-  return toc;
 }
 
 function checksumOfTable(input: ShardInput): number {
