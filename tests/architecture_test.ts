@@ -169,6 +169,8 @@ const FS_ALLOWED: Record<string, string> = {
   "lib/edits/atomic_write.ts": "writes a temp file beside a checked target and renames it over",
   "lib/edits/batch_write.ts": "re-checks the identity of targets write_target.ts checked",
   "lib/edits/file_moves.ts": "deletes and moves files write_target.ts checked",
+  "lib/edits/folder_move.ts": "lists a folder to move, each path then checked by write_target.ts",
+  "lib/edits/no_replace.ts": "links, renames and makes folders for moves already checked",
   "lib/edits/operations.ts": "re-checks a target's identity right before its atomic write",
   "lib/edits/stale_temps.ts": "removes the server's own temp files left by a crash",
   "lib/git/availability.ts": "finds the git binary and reads .git (git's state, not served)",

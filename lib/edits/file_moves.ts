@@ -17,6 +17,8 @@ import { syncFolder } from "./atomic_write.ts";
 import type { EditSession } from "./edit_session.ts";
 import { checkCurrent, type EditLimits, EditRefusal, load, type Loaded } from "./operations.ts";
 import { lstatOrNull } from "../workspace/lstat.ts";
+import { DestinationExists, moveFileNoReplace } from "./no_replace.ts";
+import { moveFolder } from "./folder_move.ts";
 
 export interface DeleteOutcome {
   path: string;
@@ -29,6 +31,8 @@ export interface MoveOutcome {
   source: string;
   destination: string;
   bytes: number;
+  /** Files moved, for a folder. */
+  files?: number;
 }
 
 function q(text: string): string {
@@ -133,9 +137,7 @@ export async function moveFile(
     from = resolveForWrite(ws, request.source, "move");
   } catch (error) {
     if (error instanceof WorkspaceError && error.reason === "is-a-directory") {
-      throw new EditRefusal(
-        `Cannot move ${q(request.source)}: it is a folder; move_file moves one file at a time`,
-      );
+      return await moveFolder(ws, edits, request);
     }
     throw error;
   }
@@ -170,15 +172,17 @@ export async function moveFile(
       const loaded = await load(ws, source, "move", limits);
       await createFolders(destination, "move to");
       checkSame(source, loaded, "move");
-      // rename() replaces silently: the destination is checked absent right before it.
-      if (lstatOrNull(destination.abs) !== null) {
+      // rename() replaces silently: a move that never replaces (link, then unlink).
+      try {
+        await moveFileNoReplace(source.abs, destination.abs);
+      } catch (error) {
+        if (!(error instanceof DestinationExists)) throw error;
         throw new EditRefusal(
           `Cannot move ${q(source.rel)} to ${
             q(destination.rel)
           }: the destination was created meanwhile`,
         );
       }
-      await Deno.rename(source.abs, destination.abs);
       await syncFolder(destination.dir);
       if (source.dir !== destination.dir) await syncFolder(source.dir);
       edits.reads.rename(source.abs, destination.abs);

@@ -154,10 +154,81 @@ Deno.test("move_file process: moves a file, creates folders, keeps what was show
       assert.equal(refused.isError, true, destination);
     }
     assert.equal(Deno.readTextFileSync(`${root}/src/b.ts`), TREE["src/b.ts"]);
-    const folder = await p.call("move_file", { source: "docs", destination: "doc" });
+  });
+});
+
+Deno.test("move_file process: moves a folder with what it holds, and every listing, grep and read state follows", async () => {
+  await withServer(async (p, root) => {
+    Deno.mkdirSync(`${root}/src/inner/empty`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/src/inner/c.ts`, "export const c = 'gamma';\n");
+    await p.call("read_file", { path: "src/a.ts" });
+    assert.equal((await p.call("glob", { pattern: "**/*.ts" })).isError, false);
+    const moved = await p.call("move_file", { source: "src", destination: "lib/code" });
+    assert.equal(moved.isError, false, moved.text);
+    assert.equal(moved.text, "Moved src to lib/code (a folder of 3 files, 77 bytes)");
+    assert.deepEqual(moved.structured, {
+      source: "src",
+      destination: "lib/code",
+      bytes: 77,
+      files: 3,
+    });
+    assert.ok(!exists(`${root}/src`));
+    assert.ok(exists(`${root}/lib/code/inner/empty`));
     assert.equal(
-      folder.text,
-      'Cannot move "docs": it is a folder; move_file moves one file at a time',
+      Deno.readTextFileSync(`${root}/lib/code/inner/c.ts`),
+      "export const c = 'gamma';\n",
     );
+    assert.equal(
+      (await p.call("glob", { pattern: "**/*.ts" })).text.split("\n").sort().join("\n"),
+      "lib/code/a.ts\nlib/code/b.ts\nlib/code/inner/c.ts",
+    );
+    assert.equal(
+      (await p.call("grep", { pattern: "gamma", output_mode: "content" })).text,
+      "lib/code/inner/c.ts:1:export const c = 'gamma';",
+    );
+    // Shown before the move: still shown under the new name.
+    const edit = await p.call("edit_file", {
+      path: "lib/code/a.ts",
+      old_string: "alpha",
+      new_string: "ALPHA",
+    });
+    assert.equal(edit.isError, false, edit.text);
+    // And back under its first name, in one call.
+    const back = await p.call("move_file", { source: "lib/code", destination: "src" });
+    assert.equal(back.isError, false, back.text);
+    assert.ok(
+      exists(`${root}/src/inner/c.ts`) && exists(`${root}/lib`) && !exists(`${root}/lib/code`),
+    );
+  });
+});
+
+Deno.test("move_file process: a folder move follows the write rules for every path it touches", async () => {
+  await withServer(async (p, root) => {
+    Deno.mkdirSync(`${root}/keys`);
+    Deno.writeTextFileSync(`${root}/keys/.env`, "TOKEN=1\n");
+    Deno.mkdirSync(`${root}/pkg/build`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/pkg/index.ts`, "export {};\n");
+    Deno.writeTextFileSync(`${root}/pkg/build/out.js`, "built\n");
+    Deno.mkdirSync(`${root}/linked`);
+    Deno.symlinkSync("../docs/readme.md", `${root}/linked/readme.md`);
+    const cases: [string, string, RegExp][] = [
+      ["keys", "keys2", /^Cannot move "keys\/\.env": secret files are not served or written/],
+      ["pkg", "pkg2", /"pkg\/build\/out\.js": (the )?path is excluded by ignore rules/],
+      ["docs", "build", /^Cannot move "docs" to "build": the path is excluded by ignore rules/],
+      ["docs", "src", /^Cannot move "docs" to "src": the destination exists/],
+      ["docs", "docs/sub", /^Cannot move "docs" into itself \("docs\/sub"\)$/],
+      ["linked", "linked2", /^Cannot move "linked": "linked\/readme\.md" is a symbolic link/],
+      [".git", "git2", /\.git/],
+      ["docs", ".git/docs", /\.git folder is never written/],
+    ];
+    for (const [source, destination, want] of cases) {
+      const r = await p.call("move_file", { source, destination });
+      assert.equal(r.isError, true, `${source} -> ${destination}: ${r.text}`);
+      assert.match(r.text, want, `${source} -> ${destination}: ${r.text}`);
+    }
+    for (const kept of ["keys/.env", "pkg/build/out.js", "docs/readme.md", "linked/readme.md"]) {
+      assert.ok(exists(`${root}/${kept}`), kept);
+    }
+    assert.ok(!exists(`${root}/keys2`) && !exists(`${root}/pkg2`) && !exists(`${root}/build`));
   });
 });
