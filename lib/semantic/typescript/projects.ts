@@ -181,6 +181,8 @@ export class ProjectSet {
   readonly #told = new Set<string>();
   /** The config files read (absolute), whose change makes every project stale. */
   readonly configFiles = new Set<string>();
+  /** Each config file's version (TypeFiles.version) when it was read. */
+  readonly #configVersions = new Map<string, string>();
   #defaultFiles: string[] | null = null;
 
   constructor(
@@ -205,6 +207,25 @@ export class ProjectSet {
     this.#nearest.clear();
     this.#defaultFiles = null;
     this.configFiles.clear();
+    this.#configVersions.clear();
+  }
+
+  /**
+   * True when a config file read for the projects is not what it was (changed, gone, or made
+   * where one was looked for): asked at each request, so an edit made outside the server is
+   * seen by the next question whether or not the file watcher has told of it yet (or runs).
+   */
+  configsChanged(): boolean {
+    for (const [path, version] of this.#configVersions) {
+      if (this.#files.version(path) !== version) return true;
+    }
+    return false;
+  }
+
+  /** Remembers a config file the projects depend on, with its version as read now. */
+  #noteConfig(path: string): void {
+    this.configFiles.add(path);
+    if (!this.#configVersions.has(path)) this.#configVersions.set(path, this.#files.version(path));
   }
 
   /** Projects built so far. */
@@ -274,10 +295,10 @@ export class ProjectSet {
   #parse(path: string): Config | null {
     const tsModule = this.#ts;
     const files = this.#files;
-    this.configFiles.add(path);
+    this.#noteConfig(path);
     const read = (p: string) => {
       const text = files.readFile(p);
-      if (text !== undefined && files.relOf(p) !== null) this.configFiles.add(p);
+      if (text !== undefined && files.relOf(p) !== null) this.#noteConfig(p);
       return text;
     };
     const json = tsModule.readConfigFile(path, read);
@@ -347,7 +368,7 @@ export class ProjectSet {
       const options = defaultOptions(this.#ts);
       const deno = new DenoConfigReader(this.#ts, this.#files).read();
       if (deno !== null) {
-        for (const path of deno.configFiles) this.configFiles.add(path);
+        for (const path of deno.configFiles) this.#noteConfig(path);
         if (Object.keys(deno.paths).length > 0) options.paths = deno.paths;
       }
       const host = new ProjectHost(this.#ts, this.#files, { options, fileNames }, this.#token);

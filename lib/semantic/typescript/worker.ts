@@ -113,7 +113,8 @@ class SemanticWorld {
     this.#current = id;
     this.#read = 0;
     this.#files.newEpoch();
-    if (this.#stale) {
+    // The watcher may not have told of a config edit yet: the configs' stamps are asked too.
+    if (this.#stale || this.#projects.configsChanged()) {
       this.#stale = false;
       this.#projects.reset();
     }
