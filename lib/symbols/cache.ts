@@ -80,6 +80,7 @@ function estimate(symbols: readonly CodeSymbol[]): number {
   let bytes = 0;
   for (const s of symbols) {
     bytes += 120 + s.name.length * 2 + (s.container?.length ?? 0) * 2;
+    if (s.scope !== undefined) bytes += 32 + s.scope.join("").length * 2 + s.scope.length * 40;
     if (s.children !== undefined) bytes += 16 + estimate(s.children);
   }
   return bytes;

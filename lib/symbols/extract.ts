@@ -16,6 +16,8 @@ export interface At {
   scope: Scope;
   /** Name of the enclosing class/namespace/struct/impl, if any. */
   container?: string;
+  /** Every enclosing name, outermost first (`["ns", "Widget"]`); absent at file level. */
+  chain?: readonly string[];
 }
 
 /** A definition a rule found. */
@@ -127,7 +129,7 @@ class Extraction {
     if (node.namedChildCount === 0 || descent.opaque.has(node.type)) return;
     if (!this.#mayDefine(node.startIndex, node.endIndex)) return;
     const scope = descent.functions.has(node.type) ? "function" : at.scope;
-    this.walk(node, scope === at.scope ? at : { scope, container: at.container }, out, depth + 1);
+    this.walk(node, scope === at.scope ? at : { ...at, scope }, out, depth + 1);
   }
 
   walk(container: Node, at: At, out: CodeSymbol[], depth: number): void {
@@ -160,6 +162,7 @@ class Extraction {
         const next: At = {
           scope: step.scope ?? at.scope,
           container: step.container ?? at.container,
+          chain: chainOf(at, step.container),
         };
         this.walk(step.into, next, out, depth + 1);
         continue;
@@ -176,11 +179,17 @@ class Extraction {
         column: step.nameNode.startPosition.column + 1,
       };
       if (container !== undefined && container !== "") symbol.container = container;
+      const chain = chainOf(at, step.container);
+      if (chain !== undefined && chain.length > partsOf(container).length) symbol.scope = chain;
       const keep = this.#keep;
       if (keep === null || keep(name)) out.push(symbol);
       if (step.bodies !== undefined) {
         const children: CodeSymbol[] = keep === null ? [] : out;
-        const inner: At = { scope: step.scope ?? "type", container: name };
+        const inner: At = {
+          scope: step.scope ?? "type",
+          container: name,
+          chain: [...(chain ?? []), name],
+        };
         for (const body of step.bodies) {
           if (body !== null) this.walk(body, inner, children, depth + 1);
         }
@@ -188,6 +197,17 @@ class Extraction {
       }
     }
   }
+}
+
+/** The enclosing names of what a step defines: the walk's, and the step's own container's. */
+function chainOf(at: At, container: string | undefined): readonly string[] | undefined {
+  if (container === undefined || container === "") return at.chain;
+  return [...(at.chain ?? []), ...partsOf(container)];
+}
+
+/** `A::B` or `a.b` as its parts; none for no container. */
+function partsOf(container: string | undefined): string[] {
+  return container === undefined || container === "" ? [] : container.split(/::|\./);
 }
 
 /** Last line of a node; a node ending at column 0 ends on the line before (a trailing newline). */

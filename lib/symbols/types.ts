@@ -31,6 +31,11 @@ export interface CodeSymbol {
   column: number;
   /** The enclosing class/namespace/struct/impl/receiver type, when there is one. */
   container?: string;
+  /**
+   * Every enclosing name, outermost first, when the container alone does not say them all (a
+   * method of `Widget` in `namespace ui`: `["ui", "Widget"]`).
+   */
+  scope?: readonly string[];
   children?: CodeSymbol[];
 }
 

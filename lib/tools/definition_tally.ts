@@ -18,7 +18,17 @@ export interface Found {
   kind: SymbolKind;
   name: string;
   container?: string;
+  /** Every enclosing name, when the container does not say them all (CodeSymbol `scope`). */
+  scope?: readonly string[];
+  /**
+   * The definition's qualified paths, one per reading of its module (module_path.ts), each its
+   * module's parts then its enclosing names; only for a qualified name (not shown).
+   */
+  qualifiers?: string[][];
 }
+
+/** How many definitions outside the asked container an empty answer names. */
+export const ELSEWHERE_SHOWN = 5;
 
 export interface TallyFilters {
   /** The container asked for (`Class.method`), or always true. */
@@ -33,8 +43,10 @@ export interface Tally {
   total: number;
   /** Definitions of the name in the asked container, whatever their kind: count by kind. */
   placedKinds: Map<string, number>;
-  /** Every definition of the name: count by container (`undefined`: the file level). */
-  namedContainers: Map<string | undefined, number>;
+  /** Definitions of the name outside the asked container: the first few in answer order. */
+  elsewhere: Found[];
+  /** How many definitions of the name are outside the asked container. */
+  elsewhereTotal: number;
 }
 
 export class DefinitionTally {
@@ -50,7 +62,9 @@ export class DefinitionTally {
   #ordered = 0;
   #total = 0;
   readonly #placedKinds = new Map<string, number>();
-  readonly #namedContainers = new Map<string | undefined, number>();
+  /** The first definitions outside the asked container, by candidate rank then line. */
+  #elsewhere: Array<{ at: number; found: Found }> = [];
+  #elsewhereTotal = 0;
 
   constructor(
     candidates: readonly string[],
@@ -73,8 +87,10 @@ export class DefinitionTally {
     this.#arrived[at] = true;
     const shown: Found[] = [];
     for (const f of named) {
-      this.#namedContainers.set(f.container, (this.#namedContainers.get(f.container) ?? 0) + 1);
-      if (!this.#filters.inContainer(f)) continue;
+      if (!this.#filters.inContainer(f)) {
+        this.#outside(at, f);
+        continue;
+      }
       this.#placedKinds.set(f.kind, (this.#placedKinds.get(f.kind) ?? 0) + 1);
       if (this.#filters.kind !== null && f.kind !== this.#filters.kind) continue;
       this.#total++;
@@ -108,8 +124,22 @@ export class DefinitionTally {
       page: this.#builder.page(),
       total: this.#total,
       placedKinds: this.#placedKinds,
-      namedContainers: this.#namedContainers,
+      elsewhere: this.#elsewhere.map((e) => e.found),
+      elsewhereTotal: this.#elsewhereTotal,
     };
+  }
+
+  /** A definition of the name outside the asked container: counted, the first few kept. */
+  #outside(at: number, found: Found): void {
+    this.#elsewhereTotal++;
+    const kept = this.#elsewhere;
+    if (kept.length >= ELSEWHERE_SHOWN) {
+      const last = kept[kept.length - 1];
+      if (last.at < at || (last.at === at && last.found.line <= found.line)) return;
+    }
+    kept.push({ at, found });
+    kept.sort((a, b) => a.at - b.at || a.found.line - b.found.line);
+    if (kept.length > ELSEWHERE_SHOWN) kept.pop();
   }
 
   /** Takes the waiting files that now come next in order. */

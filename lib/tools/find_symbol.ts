@@ -1,7 +1,7 @@
 /** find_symbol: where names are defined, from syntax trees (docs/tools.md "find_symbol"). */
 import { type InputOf, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 import { capNote, type EntrySize, entrySize, hintLine } from "./paging.ts";
-import { DefinitionTally, type Found } from "./definition_tally.ts";
+import { DefinitionTally, type Found, type Tally } from "./definition_tally.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import {
   checkName,
@@ -12,10 +12,13 @@ import {
 } from "./symbol_scope.ts";
 import { ToolError } from "./tool.ts";
 import { candidatePattern, type NameMatch } from "../symbols/candidates.ts";
-import { type CodeSymbol, SYMBOL_KINDS } from "../symbols/types.ts";
+import { type CodeSymbol, SYMBOL_KINDS, type SymbolKind } from "../symbols/types.ts";
 import type { FileOutcome } from "../symbols/service.ts";
-import { containerMatches, splitQualifiedName } from "../symbols/qualified_name.ts";
+import { enclosingNames, endsWithParts, splitQualifiedName } from "../symbols/qualified_name.ts";
+import { ModulePaths } from "../symbols/module_path.ts";
 import { recordLinesAt } from "./shown_lines.ts";
+import { languageOf } from "../symbols/languages.ts";
+import type { SearchScope } from "../search/scope.ts";
 
 const MATCHES: NameMatch[] = ["exact", "prefix", "substring"];
 
@@ -24,7 +27,7 @@ const inputSchema = {
   properties: {
     name: {
       type: "string",
-      description: "Identifier, or Container.name / Container::name",
+      description: "Identifier, or qualified: mod.Class.method, (*T).M, a::b::f",
     },
     kind: { type: "string", enum: [...SYMBOL_KINDS], description: "Only this kind" },
     path: { type: "string", description: "File or folder (default: root)" },
@@ -101,6 +104,7 @@ function collect(
           column: s.column,
         };
         if (s.container !== undefined) found.container = s.container;
+        if (s.scope !== undefined) found.scope = s.scope;
         out.push(found);
       }
       if (s.children !== undefined) visit(s.children);
@@ -140,21 +144,34 @@ function kindCounts(counts: ReadonlyMap<string, number>): string {
     .map(([kind, n]) => `${kind} (${n})`).join(", ");
 }
 
-/** `Session (2), the file level (1)`: where definitions are, most frequent first. */
-function containerCounts(byContainer: ReadonlyMap<string | undefined, number>): string {
-  const counts = new Map<string, number>();
-  for (const [container, n] of byContainer) {
-    const where = container === undefined ? "the file level" : `"${container}"`;
-    counts.set(where, (counts.get(where) ?? 0) + n);
-  }
-  const list = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const shown = list.slice(0, 5).map(([where, n]) => `${where} (${n})`).join(", ");
-  return list.length > 5 ? `${shown}, and ${list.length - 5} more` : shown;
+/** The separator of a language's qualified names. */
+function separatorOf(path: string): string {
+  const id = languageOf(path)?.id;
+  return id === "rust" || id === "cpp" || id === "c" || id === "ruby" ? "::" : ".";
 }
 
-async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult> {
-  const ws = ctx.workspace;
-  const { match, "-i": ignoreCase } = input;
+/**
+ * `fastapi.routing.APIRouter (fastapi/routing.py:12)`: where a definition outside the asked
+ * container is, in its language's qualified form (its first module reading).
+ */
+function qualifiedPlace(f: Found): string {
+  const path = [...(f.qualifiers?.[0] ?? []), f.name].join(separatorOf(f.path));
+  return `${path} (${f.path}:${f.line})`;
+}
+
+/** What was asked, checked: the member's name, the container's parts, the filters. */
+interface Query {
+  name: string;
+  /** The container as written, or null. */
+  container: string | null;
+  /** The container's parts a definition's qualified path must end with (empty: any). */
+  parts: string[];
+  match: NameMatch;
+  ignoreCase: boolean;
+  kind: SymbolKind | null;
+}
+
+function queryOf(input: FindSymbolInput): Query {
   checkName(input.name);
   const qualified = splitQualifiedName(input.name);
   if (qualified === null) {
@@ -162,36 +179,40 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
       `Invalid name "${input.name}": give an identifier, or Container.name / Container::name`,
     );
   }
-  const { member: name, container } = qualified;
-  const kind = input.kind ?? null;
-  // The parser workers start while the candidate scan runs.
-  ctx.session.symbols.warm(ws);
-  const { scope, candidates, surelyUses, narrowed, release } = await symbolCandidates(
-    ctx,
-    input,
-    { name, match, ignoreCase },
-    { definitions: true },
-  );
-  const maxBytes = ctx.config.maxReadBytes;
+  return {
+    name: qualified.member,
+    container: qualified.container,
+    parts: qualified.parts,
+    match: input.match,
+    ignoreCase: input["-i"],
+    kind: input.kind ?? null,
+  };
+}
+
+/** What the parse of the candidates left besides the tally: the files not or partly parsed. */
+interface ParseNotes {
+  unparsed: Map<string, Exclude<FileOutcome, { ok: true }>>;
+  partial: Set<string>;
+}
+
+/**
+ * Parses the candidates (those the scan did not judge surely uses) and hands each file's
+ * definitions of the name to the tally; for a qualified name, with their qualified paths.
+ */
+async function parseCandidates(
+  ctx: ToolContext,
+  query: Query,
+  found: { candidates: string[]; surelyUses: Set<string>; release: () => void },
+  tally: DefinitionTally,
+): Promise<ParseNotes> {
+  const ws = ctx.workspace;
+  const { name, match, ignoreCase } = query;
+  const { candidates, surelyUses } = found;
   const wanted = candidatePattern(name, match, ignoreCase);
   const test = nameTest(name, match, ignoreCase);
-  const inContainer = (f: Found) =>
-    container === null || containerMatches(container, f.container, ignoreCase);
-  // Each file's definitions of the name go to the tally as its outcome arrives, which keeps only
-  // the page and counts the rest (the symbol trees are not held either: a prefix over the whole
-  // kernel tree parses every file and matches a million definitions).
-  const offset = input.offset;
-  const tally = new DefinitionTally(candidates, { inContainer, kind }, {
-    request: {
-      offset,
-      limit: input.head_limit ?? null,
-      defaultLimit: Infinity,
-      budgetChars: ctx.config.maxOutputChars,
-    },
-    size: sizeOf,
-  });
-  const unparsed = new Map<string, Exclude<FileOutcome, { ok: true }>>();
-  const partialSet = new Set<string>();
+  const modules = query.parts.length > 0 ? new ModulePaths(ws) : null;
+  const qualifying: Array<Promise<void>> = [];
+  const notes: ParseNotes = { unparsed: new Map(), partial: new Set() };
   // The scan judged these: every hit surely a use, so nothing of the name is defined there.
   for (const path of surelyUses) tally.add(path, []);
   const toParse = surelyUses.size === 0
@@ -200,7 +221,7 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   // The index hears of the scan once the parse is done (symbolCandidates).
   await ctx.session.symbols.eachFile(ws, toParse, {
     signal: ctx.signal,
-    maxBytes,
+    maxBytes: ctx.config.maxReadBytes,
     progress: (n) => ctx.progress(surelyUses.size + n, candidates.length, "files parsed"),
     definitionsOnly: true,
     definitionOf: { source: wanted.source, flags: wanted.flags },
@@ -209,52 +230,145 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
     regions: match === "exact",
   }, (path, outcome) => {
     if (!outcome.ok) {
-      unparsed.set(path, outcome);
+      notes.unparsed.set(path, outcome);
       tally.add(path, []);
       return;
     }
-    if (outcome.partial) partialSet.add(path);
-    tally.add(path, collect(path, outcome.symbols, (s) => test(s.name)));
-  }).finally(release);
+    if (outcome.partial) notes.partial.add(path);
+    const named = collect(path, outcome.symbols, (s) => test(s.name));
+    if (modules === null || named.length === 0) tally.add(path, named);
+    else qualifying.push(qualify(modules, path, named).then(() => tally.add(path, named)));
+  }).finally(found.release);
+  await Promise.all(qualifying);
+  return notes;
+}
+
+/** Gives each definition its qualified paths: each module reading, then its enclosing names. */
+async function qualify(modules: ModulePaths, path: string, named: Found[]): Promise<void> {
+  const readings = await modules.of(path);
+  for (const f of named) {
+    const enclosing = enclosingNames(f);
+    f.qualifiers = readings.map((module) => [...module, ...enclosing]);
+  }
+}
+
+/** The candidates named in the notes: partly parsed, and how many were not parsed. */
+function fileNotes(
+  candidates: readonly string[],
+  notes: ParseNotes,
+  scope: { single: boolean },
+  maxBytes: number,
+): { partial: string[]; skipped: number } {
   const partial: string[] = [];
   let skipped = 0;
   for (const path of candidates) {
-    const refused = unparsed.get(path);
+    const refused = notes.unparsed.get(path);
     if (refused !== undefined) {
       if (scope.single) throw parseRefusal(path, refused, maxBytes);
       skipped++;
-    } else if (partialSet.has(path)) partial.push(path);
+    } else if (notes.partial.has(path)) partial.push(path);
   }
-  const { page, total, placedKinds, namedContainers } = tally.finish();
+  return { partial, skipped };
+}
+
+/** The line of an answer without definitions: what there is instead. */
+async function emptyLine(
+  ctx: ToolContext,
+  query: Query,
+  tally: Tally,
+  found: { scope: SearchScope; candidates: string[]; narrowed: boolean },
+): Promise<{ line: string; other: string[] | null }> {
+  const { name, match, ignoreCase, kind } = query;
+  if (tally.total > 0) return { line: "No more definitions", other: null };
+  if (tally.placedKinds.size > 0) {
+    const kinds = kindCounts(tally.placedKinds);
+    return { line: `No ${kind} named "${name}"; its definitions are: ${kinds}`, other: null };
+  }
+  if (tally.elsewhereTotal > 0) {
+    const shown = tally.elsewhere.map(qualifiedPlace).join(", ");
+    const more = tally.elsewhereTotal - tally.elsewhere.length;
+    return {
+      line: `No definitions of "${name}" in "${query.container}"; "${name}" is defined as ` +
+        `${shown}${more > 0 ? `, and ${more} more` : ""}`,
+      other: null,
+    };
+  }
+  const { scope, candidates, narrowed } = found;
+  const other = await otherMentions(ctx, scope, { name, match, ignoreCase });
+  // The index left out files that mention the name without defining it: counted now.
+  const mentions = narrowed
+    ? await sourceMentions(ctx, scope, { name, match, ignoreCase })
+    : candidates.length;
+  const sources = `${mentions} source files mention it`;
+  const others = other.length === 0
+    ? scope.single || scope.typeGlobs.length > 0 ? "" : "; no other files do"
+    : `; ${other.length} other files do: ${someFiles(other)}`;
+  return { line: `No definitions of "${name}" found (${sources}${others})`, other };
+}
+
+async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult> {
+  const query = queryOf(input);
+  const { name, match, ignoreCase, kind, parts } = query;
+  // The parser workers start while the candidate scan runs.
+  ctx.session.symbols.warm(ctx.workspace);
+  const found = await symbolCandidates(ctx, input, { name, match, ignoreCase }, {
+    definitions: true,
+  });
+  // Each file's definitions of the name go to the tally as its outcome arrives, which keeps only
+  // the page and counts the rest (the symbol trees are not held either: a prefix over the whole
+  // kernel tree parses every file and matches a million definitions).
+  const inContainer = (f: Found) =>
+    parts.length === 0 ||
+    (f.qualifiers ?? []).some((path) => endsWithParts(path, parts, ignoreCase));
+  const tally = new DefinitionTally(found.candidates, { inContainer, kind }, {
+    request: {
+      offset: input.offset,
+      limit: input.head_limit ?? null,
+      defaultLimit: Infinity,
+      budgetChars: ctx.config.maxOutputChars,
+    },
+    size: sizeOf,
+  });
+  const notes = await parseCandidates(ctx, query, found, tally);
+  const { partial, skipped } = fileNotes(
+    found.candidates,
+    notes,
+    found.scope,
+    ctx.config.maxReadBytes,
+  );
+  const result = tally.finish();
+  const { page } = result;
   // With --write, each symbol's line counts as read for edit_file while it holds the name.
   await recordLinesAt(ctx, page.items.map((f) => ({ path: f.path, line: f.line, word: f.name })));
   const lines = page.items.map(textLine);
   if (page.nextOffset !== undefined) {
-    const remaining = `${total - page.nextOffset} more definitions`;
+    const remaining = `${result.total - page.nextOffset} more definitions`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
   }
   let other: string[] | null = null;
-  if (lines.length === 0 && total > 0) lines.push("No more definitions");
-  else if (lines.length === 0 && placedKinds.size > 0) {
-    lines.push(`No ${kind} named "${name}"; its definitions are: ${kindCounts(placedKinds)}`);
-  } else if (lines.length === 0 && namedContainers.size > 0) {
-    lines.push(
-      `No definitions of "${name}" in "${container}"; "${name}" is defined in ${
-        containerCounts(namedContainers)
-      }`,
-    );
-  } else if (lines.length === 0) {
-    other = await otherMentions(ctx, scope, { name, match, ignoreCase });
-    // The index left out files that mention the name without defining it: counted now.
-    const mentions = narrowed
-      ? await sourceMentions(ctx, scope, { name, match, ignoreCase })
-      : candidates.length;
-    const sources = `${mentions} source files mention it`;
-    const others = other.length === 0
-      ? scope.single || scope.typeGlobs.length > 0 ? "" : "; no other files do"
-      : `; ${other.length} other files do: ${someFiles(other)}`;
-    lines.push(`No definitions of "${name}" found (${sources}${others})`);
+  if (lines.length === 0) {
+    const empty = await emptyLine(ctx, query, result, found);
+    lines.push(empty.line);
+    other = empty.other;
   }
+  lines.push(...parseNoteLines(partial, skipped));
+  const structured: Record<string, unknown> = {
+    symbols: page.items.map(structuredLine),
+    total: result.total,
+    files_parsed: found.candidates.length - skipped,
+    skipped,
+    partial_files: partial.length,
+  };
+  if (other !== null) structured.other_files = other.length;
+  structured.offset = input.offset;
+  if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
+  structured.truncated = page.nextOffset !== undefined;
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+}
+
+/** The last lines: candidates partly parsed, and those not parsed at all. */
+function parseNoteLines(partial: readonly string[], skipped: number): string[] {
+  const lines: string[] = [];
   if (partial.length > 0) {
     lines.push(
       `[${partial.length} of the files that mention it have syntax errors, so definitions in ` +
@@ -266,18 +380,7 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
       `[${skipped} files that mention it were not parsed: binary or over --max-read-bytes]`,
     );
   }
-  const structured: Record<string, unknown> = {
-    symbols: page.items.map(structuredLine),
-    total,
-    files_parsed: candidates.length - skipped,
-    skipped,
-    partial_files: partial.length,
-  };
-  if (other !== null) structured.other_files = other.length;
-  structured.offset = offset;
-  if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
-  structured.truncated = page.nextOffset !== undefined;
-  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+  return lines;
 }
 
 export const findSymbolTool: Tool<FindSymbolInput> = {
@@ -287,7 +390,8 @@ export const findSymbolTool: Tool<FindSymbolInput> = {
     "Where a name is defined (function, class, struct, type, constant, macro, field...), from " +
     "syntax trees: not calls, comments or bodiless declarations. `path:line: kind name  (in " +
     "Container)` per line, by path and line. Exact totals. match: exact, prefix, substring; " +
-    "-i; kind; `Class.method` or `ns::f` narrows to a container.",
+    "-i; kind. A qualified name in the language's form (`pkg.module.Class.method`, Go " +
+    "`pkg.Name`/`(*T).M`, `mod::Type::f`) keeps definitions whose module/container path ends so.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Find symbol definitions"),

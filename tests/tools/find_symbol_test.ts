@@ -173,7 +173,8 @@ toolTest(
     const wrong = await call(findSymbolTool, { name: "Session.start" }, h);
     assert.equal(
       text(wrong),
-      'No definitions of "start" in "Session"; "start" is defined in "Engine" (2), "Widget" (1)',
+      'No definitions of "start" in "Session"; "start" is defined as engine.Engine.start ' +
+        "(lib/engine.py:2), Engine.start (src/app.ts:2), ui::Widget::start (src/widget.cpp:3)",
     );
     const bad = await call(findSymbolTool, { name: "Engine." }, h);
     assert.equal(bad.isError, true);
