@@ -5,7 +5,7 @@
  * so the main thread replaces this worker after a parsed-bytes threshold.
  */
 /// <reference lib="deno.worker" />
-import { Language, type Node, Parser } from "web-tree-sitter";
+import { Language, type Node, Parser, type Tree } from "web-tree-sitter";
 import type { Workspace } from "../workspace/workspace.ts";
 import { workspaceFor } from "../workspace/worker_workspaces.ts";
 import { readFullySync } from "../workspace/workspace.ts";
@@ -128,10 +128,59 @@ async function handle(message: ParseRequest): Promise<void> {
   });
 }
 
+/** A file's text as the parser reads it, once the checks before any parse have passed. */
+interface Source {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** The file as read. */
+  source: string;
+  language: ReturnType<typeof languageById>;
+  /** A `.h` file whose text is C++. */
+  cppHeader: boolean;
+}
+
+/** What is parsed of a file: its text (C bodies and macros blanked), and where from. */
+interface Prepared {
+  text: string;
+  bodiesSkipped: boolean;
+  /** C attribute macros blanked out (occurrences inside them are scanned as text). */
+  spans: Array<[number, number]>;
+  /** The items around the name's possible definitions, when only those are parsed. */
+  regions: Array<[number, number]> | null;
+}
+
 async function parseFile(ws: Workspace, path: string, message: ParseRequest): Promise<ParsedFile> {
+  const read = await readSource(ws, path, message.maxBytes);
+  if ("ok" in read) return read;
+  const prepared = prepare(read, message);
+  if (prepared === "pruned") return pruned(read);
+  const { size } = read;
+  if (broken) return { path, ok: false, reason: "heap", size };
+  const p = await parserFor(read.language.id, message.heapCapBytes);
+  if (prepared.regions !== null) {
+    const found = parseRegions(p, prepared.text, prepared.regions, read.language.id);
+    if (found === "heap") return { path, ok: false, reason: "heap", size };
+    if (found !== null) return regionsResult(read, found, message);
+  }
+  const parsed = parseWhole(p, read.language.id, prepared.text);
+  if (parsed === "heap") return { path, ok: false, reason: "heap", size };
+  if (parsed === null) return { path, ok: false, reason: "unreadable" };
+  try {
+    return wholeResult(read, { ...prepared, text: parsed.text }, parsed.tree.rootNode, message);
+  } finally {
+    parsed.tree.delete();
+  }
+}
+
+/** The file's bytes through the workspace, or why it is not parsed. */
+async function readSource(
+  ws: Workspace,
+  path: string,
+  maxBytes: number,
+): Promise<Source | ParsedFile> {
   const named = languageOf(path);
   if (named === null) return { path, ok: false, reason: "unreadable" };
-  let language = named;
   let bytes: Uint8Array;
   let size: number;
   let mtimeMs: number;
@@ -140,7 +189,7 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
     try {
       size = opened.size;
       mtimeMs = opened.mtimeMs;
-      if (size > message.maxBytes) return { path, ok: false, reason: "too-large", size };
+      if (size > maxBytes) return { path, ok: false, reason: "too-large", size };
       bytes = readFullySync(opened.file, new Uint8Array(size));
     } finally {
       opened.file.close();
@@ -150,139 +199,163 @@ async function parseFile(ws: Workspace, path: string, message: ParseRequest): Pr
   }
   if (bytes.indexOf(0) >= 0) return { path, ok: false, reason: "binary", size };
   const source = utf8.decode(bytes);
-  const cppHeader = language.id === "c" && path.toLowerCase().endsWith(".h") &&
+  const cppHeader = named.id === "c" && path.toLowerCase().endsWith(".h") &&
     headerLanguage(source) === "cpp";
-  if (cppHeader) language = languageById("cpp");
-  const cFamily = language.id === "c" || language.id === "cpp";
-  let text = source;
-  let bodiesSkipped = false;
-  let spans: Array<[number, number]> = [];
-  /** The answer for a file that surely defines no symbol of the wanted name (not parsed). */
-  const pruned = (): ParsedFile => ({
-    path,
+  const language = cppHeader ? languageById("cpp") : named;
+  return { path, size, mtimeMs, source, language, cppHeader };
+}
+
+/**
+ * The text to parse: C and C++ with function bodies cut out for a definitions-only call and
+ * attribute macros blanked; "pruned" when the file surely defines nothing of the wanted name.
+ */
+function prepare(read: Source, message: ParseRequest): Prepared | "pruned" {
+  const { source } = read;
+  const cFamily = read.language.id === "c" || read.language.id === "cpp";
+  const out: Prepared = { text: source, bodiesSkipped: false, spans: [], regions: null };
+  if (!cFamily) return out;
+  if (message.skipBodies !== true || message.references !== undefined) {
+    ({ text: out.text, spans: out.spans } = blankAttributeMacros(source));
+    return out;
+  }
+  const wanted = message.definitionOf;
+  // Every hit is surely a use (`p = kmalloc(n)`): nothing of that name is defined here.
+  if (wanted !== undefined && !mayDefineAnywhere(source, regexOf(wanted))) return "pruned";
+  const bodies = functionBodies(source);
+  if (bodies !== null && bodies.length > 0) {
+    // Every hit is in a function body or surely a use: nothing of that name is defined here.
+    if (wanted !== undefined && !mayDefine(source, bodies, regexOf(wanted))) return "pruned";
+    out.text = withoutBodies(source, bodies);
+    out.bodiesSkipped = true;
+  }
+  ({ text: out.text, spans: out.spans } = blankAttributeMacros(out.text));
+  if (wanted !== undefined && message.regions === true) {
+    out.regions = definitionRegions(out.text, regexOf(wanted));
+    // Every possible hit is in a comment or a preprocessor test: nothing defined here.
+    if (out.regions !== null && out.regions.length === 0) return "pruned";
+  }
+  return out;
+}
+
+/** The answer for a file that surely defines no symbol of the wanted name (not parsed). */
+function pruned(read: Source): ParsedFile {
+  return {
+    path: read.path,
     ok: true,
-    size,
-    mtimeMs,
+    size: read.size,
+    mtimeMs: read.mtimeMs,
     symbols: [],
     partial: false,
     bodiesSkipped: true,
     pruned: true,
-  });
-  /** The items around the name's possible definitions, when only those are parsed. */
-  let regions: Array<[number, number]> | null = null;
-  if (cFamily && message.skipBodies === true && message.references === undefined) {
-    const wanted = message.definitionOf;
-    if (wanted !== undefined && !mayDefineAnywhere(source, regexOf(wanted))) {
-      // Every hit is surely a use (`p = kmalloc(n)`): nothing of that name is defined here.
-      return pruned();
-    }
-    const bodies = functionBodies(source);
-    if (bodies !== null && bodies.length > 0) {
-      if (wanted !== undefined && !mayDefine(source, bodies, regexOf(wanted))) {
-        // Every hit is in a function body or surely a use: nothing of that name is defined here.
-        return pruned();
-      }
-      text = withoutBodies(source, bodies);
-      bodiesSkipped = true;
-    }
-    ({ text, spans } = blankAttributeMacros(text));
-    if (wanted !== undefined && message.regions === true) {
-      regions = definitionRegions(text, regexOf(wanted));
-      // Every possible hit is in a comment or a preprocessor test: nothing defined here.
-      if (regions !== null && regions.length === 0) return pruned();
-    }
-  } else if (cFamily) ({ text, spans } = blankAttributeMacros(text));
-  if (broken) return { path, ok: false, reason: "heap", size };
-  const p = await parserFor(language.id, message.heapCapBytes);
-  if (regions !== null) {
-    const found = parseRegions(p, text, regions, language.id);
-    if (found === "heap") return { path, ok: false, reason: "heap", size };
-    if (found !== null) {
-      return {
-        path,
-        ok: true,
-        size,
-        mtimeMs,
-        symbols: keptSymbols(found, message),
-        partial: false,
-        bodiesSkipped: true,
-        regions: true,
-        ...(cppHeader ? { language: "cpp" as const } : {}),
-      };
-    }
-  }
-  let tree: ReturnType<Parser["parse"]>;
+  };
+}
+
+/** A region parse's answer: the symbols of the items around the name's definitions. */
+function regionsResult(read: Source, found: CodeSymbol[], message: ParseRequest): ParsedFile {
+  return {
+    path: read.path,
+    ok: true,
+    size: read.size,
+    mtimeMs: read.mtimeMs,
+    symbols: keptSymbols(found, message),
+    partial: false,
+    bodiesSkipped: true,
+    regions: true,
+    ...(read.cppHeader ? { language: "cpp" as const } : {}),
+  };
+}
+
+/**
+ * The tree of the whole text; a tree with errors is parsed again from the rewritten text
+ * (repairFor) and that tree kept when it has fewer errors. "heap" when the runtime ran out of
+ * heap, null when the parser gave no tree.
+ */
+function parseWhole(
+  p: Parser,
+  language: LanguageId,
+  text: string,
+): { tree: Tree; text: string } | "heap" | null {
+  let tree: Tree | null;
   try {
     tree = p.parse(text);
   } catch {
     // Out of heap (the runtime aborts): this file cannot be parsed within the cap.
     broken = true;
-    return { path, ok: false, reason: "heap", size };
+    return "heap";
   }
-  if (tree === null) return { path, ok: false, reason: "unreadable" };
-  if (tree.rootNode.hasError) {
-    const repaired = repairFor(language.id, text);
-    if (repaired !== null) {
-      let second: ReturnType<Parser["parse"]>;
-      try {
-        second = p.parse(repaired);
-      } catch {
-        tree.delete();
-        broken = true;
-        return { path, ok: false, reason: "heap", size };
-      }
-      if (second !== null && errorCount(second.rootNode) < errorCount(tree.rootNode)) {
-        tree.delete();
-        tree = second;
-        text = repaired;
-      } else second?.delete();
-    }
-  }
+  if (tree === null) return null;
+  if (!tree.rootNode.hasError) return { tree, text };
+  const repaired = repairFor(language, text);
+  if (repaired === null) return { tree, text };
+  let second: Tree | null;
   try {
-    const root = tree.rootNode;
-    let symbols: CodeSymbol[];
-    let filtered = false;
-    const keep = message.references === undefined ? message.keep : undefined;
-    if (keep !== undefined && (size >= FILTER_FROM_BYTES || message.keepAll === true)) {
-      // A file of megabytes, or a call over thousands of files: only the wanted names are ever
-      // held (not cached either way).
-      const wanted = regexOf(keep);
-      symbols = extractSymbols(root, RULES[language.id], text, (name) => wanted.test(name));
-      filtered = true;
-    } else {
-      symbols = extractSymbols(root, RULES[language.id], text);
-      if (keep !== undefined && countSymbols(symbols) > FILTER_FROM_SYMBOLS) {
-        symbols = matching(symbols, regexOf(keep));
-        filtered = true;
-      }
-    }
-    const result: ParsedFile = {
-      path,
-      ok: true,
-      size,
-      mtimeMs,
-      symbols,
-      partial: root.hasError,
-      bodiesSkipped,
-      ...(cppHeader ? { language: "cpp" as const } : {}),
-    };
-    if (filtered) result.filtered = true;
-    const wanted = message.references;
-    if (wanted !== undefined) {
-      const defs = definitionSites(symbols, wanted.name);
-      const found = findOccurrences(root, source, wanted.name, KINDS, spans);
-      const references: Reference[] = found.map((o) => {
-        const line = o.row + 1;
-        const column = o.column + 1;
-        return [line, column, defs.has(`${line}:${column}`)];
-      });
-      result.references = references;
-      if (references.length > 0) result.lines = linesAround(source, references, wanted.context);
-    }
-    return result;
-  } finally {
+    second = p.parse(repaired);
+  } catch {
     tree.delete();
+    broken = true;
+    return "heap";
   }
+  if (second !== null && errorCount(second.rootNode) < errorCount(tree.rootNode)) {
+    tree.delete();
+    return { tree: second, text: repaired };
+  }
+  second?.delete();
+  return { tree, text };
+}
+
+/** A whole parse's answer: the symbols (only the wanted ones when many), and the references. */
+function wholeResult(
+  read: Source,
+  prepared: Prepared,
+  root: Node,
+  message: ParseRequest,
+): ParsedFile {
+  const { text } = prepared;
+  const language = RULES[read.language.id];
+  let symbols: CodeSymbol[];
+  let filtered = false;
+  const keep = message.references === undefined ? message.keep : undefined;
+  if (keep !== undefined && (read.size >= FILTER_FROM_BYTES || message.keepAll === true)) {
+    // A file of megabytes, or a call over thousands of files: only the wanted names are ever
+    // held (not cached either way).
+    const wanted = regexOf(keep);
+    symbols = extractSymbols(root, language, text, (name) => wanted.test(name));
+    filtered = true;
+  } else {
+    symbols = extractSymbols(root, language, text);
+    if (keep !== undefined && countSymbols(symbols) > FILTER_FROM_SYMBOLS) {
+      symbols = matching(symbols, regexOf(keep));
+      filtered = true;
+    }
+  }
+  const result: ParsedFile = {
+    path: read.path,
+    ok: true,
+    size: read.size,
+    mtimeMs: read.mtimeMs,
+    symbols,
+    partial: root.hasError,
+    bodiesSkipped: prepared.bodiesSkipped,
+    ...(read.cppHeader ? { language: "cpp" as const } : {}),
+  };
+  if (root.hasError) result.errorLine = firstErrorLine(root);
+  if (filtered) result.filtered = true;
+  const wanted = message.references;
+  if (wanted !== undefined) {
+    const defs = definitionSites(symbols, wanted.name);
+    const found = findOccurrences(root, read.source, wanted.name, KINDS, prepared.spans);
+    const references: Reference[] = found.map((o) => {
+      const line = o.row + 1;
+      const column = o.column + 1;
+      return [line, column, defs.has(`${line}:${column}`)];
+    });
+    result.references = references;
+    if (references.length > 0) {
+      result.lines = linesAround(read.source, references, wanted.context);
+    }
+  }
+  return result;
 }
 
 /**
@@ -331,15 +404,34 @@ function repairFor(language: LanguageId, text: string): string | null {
 
 /** Syntax errors in a tree: its ERROR nodes and the nodes the parser had to invent. */
 function errorCount(root: Node): number {
-  if (!root.hasError) return 0;
   let count = 0;
+  eachError(root, () => {
+    count++;
+    return true;
+  });
+  return count;
+}
+
+/** The 1-based line of a tree's first syntax error (an ERROR node or an invented one). */
+function firstErrorLine(root: Node): number {
+  let line = root.startPosition.row + 1;
+  eachError(root, (node) => {
+    line = node.startPosition.row + 1;
+    return false;
+  });
+  return line;
+}
+
+/** Calls `take` for each ERROR or invented node in tree order, while it returns true. */
+function eachError(root: Node, take: (node: Node) => boolean): void {
+  if (!root.hasError) return;
   const cursor = root.walk();
   try {
     let down = true;
     while (true) {
       if (down) {
         const node = cursor.currentNode;
-        if (node.isError || node.isMissing) count++;
+        if ((node.isError || node.isMissing) && !take(node)) return;
         if (node.hasError && cursor.gotoFirstChild()) continue;
       }
       if (cursor.gotoNextSibling()) {
@@ -352,7 +444,6 @@ function errorCount(root: Node): number {
   } finally {
     cursor.delete();
   }
-  return count;
 }
 
 /** V8's heap of this worker and its external memory (bytes). */

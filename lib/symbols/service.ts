@@ -144,6 +144,7 @@ export class SymbolService {
             ok: true,
             symbols: hit.symbols,
             partial: hit.partial,
+            ...(hit.errorLine === undefined ? {} : { errorLine: hit.errorLine }),
             ...(hit.language === undefined ? {} : { language: hit.language }),
           });
           done++;
@@ -235,8 +236,9 @@ export class SymbolService {
   #absorb(ws: Workspace, file: ParsedFile): FileOutcome {
     if (!file.ok) return { ok: false, reason: file.reason, size: file.size };
     if (file.pruned === true) return { ok: true, symbols: [], partial: false };
+    const errorLine = file.errorLine === undefined ? {} : { errorLine: file.errorLine };
     if (file.filtered === true || file.regions === true) {
-      return { ok: true, symbols: file.symbols, partial: file.partial };
+      return { ok: true, symbols: file.symbols, partial: file.partial, ...errorLine };
     }
     const key = cacheKey(ws, file.path);
     const language = file.language === undefined ? {} : { language: file.language };
@@ -244,9 +246,10 @@ export class SymbolService {
       symbols: file.symbols,
       partial: file.partial,
       bodiesSkipped: file.bodiesSkipped,
+      ...errorLine,
       ...language,
     });
-    return { ok: true, symbols: file.symbols, partial: file.partial, ...language };
+    return { ok: true, symbols: file.symbols, partial: file.partial, ...errorLine, ...language };
   }
 }
 

@@ -50,6 +50,8 @@ export interface Occurrence {
 export interface FileSymbols {
   symbols: CodeSymbol[];
   partial: boolean;
+  /** The line of the first syntax error, when `partial`. */
+  errorLine?: number;
   /** Set when the file was parsed in another language than its name says (a C++ `.h`). */
   language?: "cpp";
 }

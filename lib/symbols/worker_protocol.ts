@@ -64,6 +64,8 @@ export type ParsedFile =
     mtimeMs: number;
     symbols: CodeSymbol[];
     partial: boolean;
+    /** The line of the first syntax error, when `partial`. */
+    errorLine?: number;
     /** Function bodies were cut out: `partial` covers only what was parsed. */
     bodiesSkipped: boolean;
     /** A `.h` file whose text is C++ was parsed as C++ (headerLanguage). */

@@ -62,7 +62,7 @@ const outputSchema = {
     skipped: { type: "integer", description: "Candidates not parsed" },
     partial_files: {
       type: "integer",
-      description: "Candidates with syntax errors",
+      description: "Candidates not fully parsed (syntax errors)",
     },
     other_files: {
       type: "integer",
@@ -192,7 +192,8 @@ function queryOf(input: FindSymbolInput): Query {
 /** What the parse of the candidates left besides the tally: the files not or partly parsed. */
 interface ParseNotes {
   unparsed: Map<string, Exclude<FileOutcome, { ok: true }>>;
-  partial: Set<string>;
+  /** Partly parsed files: the line of the first syntax error (0 when not known). */
+  partial: Map<string, number>;
 }
 
 /**
@@ -212,7 +213,7 @@ async function parseCandidates(
   const test = nameTest(name, match, ignoreCase);
   const modules = query.parts.length > 0 ? new ModulePaths(ws) : null;
   const qualifying: Array<Promise<void>> = [];
-  const notes: ParseNotes = { unparsed: new Map(), partial: new Set() };
+  const notes: ParseNotes = { unparsed: new Map(), partial: new Map() };
   // The scan judged these: every hit surely a use, so nothing of the name is defined there.
   for (const path of surelyUses) tally.add(path, []);
   const toParse = surelyUses.size === 0
@@ -234,7 +235,7 @@ async function parseCandidates(
       tally.add(path, []);
       return;
     }
-    if (outcome.partial) notes.partial.add(path);
+    if (outcome.partial) notes.partial.set(path, outcome.errorLine ?? 0);
     const named = collect(path, outcome.symbols, (s) => test(s.name));
     if (modules === null || named.length === 0) tally.add(path, named);
     else qualifying.push(qualify(modules, path, named).then(() => tally.add(path, named)));
@@ -266,7 +267,10 @@ function fileNotes(
     if (refused !== undefined) {
       if (scope.single) throw parseRefusal(path, refused, maxBytes);
       skipped++;
-    } else if (notes.partial.has(path)) partial.push(path);
+    } else if (notes.partial.has(path)) {
+      const line = notes.partial.get(path)!;
+      partial.push(line > 0 ? `${path}:${line}` : path);
+    }
   }
   return { partial, skipped };
 }
@@ -371,8 +375,8 @@ function parseNoteLines(partial: readonly string[], skipped: number): string[] {
   const lines: string[] = [];
   if (partial.length > 0) {
     lines.push(
-      `[${partial.length} of the files that mention it have syntax errors, so definitions in ` +
-        `them may be missing: ${someFiles(partial)}]`,
+      `[${partial.length} of the files that mention it could not be fully parsed, so ` +
+        `definitions in them may be missing: ${someFiles(partial)}]`,
     );
   }
   if (skipped > 0) {

@@ -111,7 +111,10 @@ async function run(input: OutlineInput, ctx: ToolContext): Promise<ToolResult> {
     lines.push(flat.length > 0 ? "No more symbols" : `No symbols found in "${rel}"`);
   }
   if (outcome.partial) {
-    lines.push("[partial: the file has syntax errors; symbols near them may be missing]");
+    const at = outcome.errorLine === undefined ? "" : ` at line ${outcome.errorLine}`;
+    lines.push(
+      `[partial: the file could not be fully parsed${at}; symbols near there may be missing]`,
+    );
   }
   const language = outcome.language === "cpp" ? "C++" : languageOf(rel)!.name;
   const structured: Record<string, unknown> = {

@@ -66,8 +66,8 @@ Deno.test("e2e find_symbol: Class.method keeps that class's definitions; partial
     assert.equal(
       got.text,
       "src/sessions.py:2: method send  (in Session)\n" +
-        "[1 of the files that mention it have syntax errors, so definitions in them may be " +
-        "missing: src/broken.ts]",
+        "[1 of the files that mention it could not be fully parsed, so definitions in them may " +
+        "be missing: src/broken.ts:1]",
     );
     assert.equal(got.structured.partial_files, 1);
     const nested = await call({ name: "send.hook" });

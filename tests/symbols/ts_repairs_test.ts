@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { repairTypeScript } from "../../lib/symbols/ts_repairs.ts";
 import { flattenSymbols, outlineLine } from "../../lib/symbols/outline_lines.ts";
 import { parseFiles } from "./temp_tree.ts";
+import ts from "typescript";
 
 /** Overloads written as hono writes them: the type parameter list on the lines after the `<`. */
 const SIGNATURES = `export interface Handler<E> {
@@ -45,6 +46,24 @@ export abstract class Named extends Base {
 export function afterOverride() {}
 `;
 
+/** vue's forms: a member named `in` after one with no separator, an array of an import type. */
+const VUE_FORMS = `export interface TransitionProps {
+  name?: string
+  in?: boolean
+  out?: Foo
+  in: number
+}
+
+export interface SFCScriptBlock {
+  type: 'script'
+  scriptAst?: import('@babel/types').Statement[]
+  other?: Array<import("./x").Y>
+}
+export type Statements = import('@babel/types').Statement[]
+
+export function afterVue(): void {}
+`;
+
 async function outline(files: Record<string, string>, file: string) {
   const outcome = (await parseFiles(files)).get(file);
   assert.ok(outcome?.ok, `${file} parsed`);
@@ -72,6 +91,27 @@ Deno.test("symbols: variance annotations and abstract override do not hide later
   assert.equal(override.partial, false);
 });
 
+Deno.test("symbols: vue's `in?:` members and import-type arrays parse whole, as TypeScript does", async () => {
+  const source = ts.createSourceFile("vue.ts", VUE_FORMS, ts.ScriptTarget.Latest, true);
+  // deno-lint-ignore no-explicit-any
+  assert.deepEqual((source as any).parseDiagnostics, [], "TypeScript accepts the fixture");
+  const got = await outline({ "vue.ts": VUE_FORMS }, "vue.ts");
+  assert.deepEqual(got.lines, [
+    "1-6 interface TransitionProps",
+    "  2-2 field name",
+    "  3-3 field in",
+    "  4-4 field out",
+    "  5-5 field in",
+    "8-12 interface SFCScriptBlock",
+    "  9-9 field type",
+    "  10-10 field scriptAst",
+    "  11-11 field other",
+    "13-13 type Statements",
+    "15-15 function afterVue",
+  ]);
+  assert.equal(got.partial, false);
+});
+
 Deno.test("symbols: a TypeScript error the rewrites cannot mend still answers partial", async () => {
   const got = await outline(
     { "b.ts": "export function ok() {}\nconst = ;\nfunction later() {}\n" },
@@ -82,7 +122,7 @@ Deno.test("symbols: a TypeScript error the rewrites cannot mend still answers pa
 });
 
 Deno.test("symbols: the TypeScript rewrites keep every position and line break", () => {
-  for (const text of [SIGNATURES, VARIANCE, OVERRIDE]) {
+  for (const text of [SIGNATURES, VARIANCE, OVERRIDE, VUE_FORMS]) {
     const repaired = repairTypeScript(text);
     assert.ok(repaired !== null);
     assert.equal(repaired.length, text.length);
@@ -100,7 +140,10 @@ Deno.test("symbols: the TypeScript rewrites keep every position and line break",
 
 Deno.test("symbols: the TypeScript rewrites leave ordinary code alone", () => {
   assert.equal(
-    repairTypeScript("const a = b;\n  <T>(x: T) => x;\nfor (const k in obj) {}\n"),
+    repairTypeScript(
+      "const a = b;\n  <T>(x: T) => x;\nfor (const k in obj) {}\nconst c = k\n  in obj;\n" +
+        "const d = import('./d').then((m) => m.x[0]);\n",
+    ),
     null,
   );
   assert.equal(repairTypeScript("export function f<T>(x: T): T {\n  return x\n}\n"), null);

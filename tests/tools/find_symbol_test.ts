@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { findSymbolTool } from "../../lib/tools/find_symbol.ts";
 import { call, text, toolTest } from "./helpers.ts";
+import ts from "typescript";
 
 const TREE = {
   "src/engine.c": [
@@ -192,19 +193,28 @@ toolTest(
   },
 );
 
+/** The line of TypeScript's own first syntax error in a file. */
+function firstTypeScriptError(root: string, path: string): number {
+  const text = Deno.readTextFileSync(`${root}/${path}`);
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  // deno-lint-ignore no-explicit-any
+  const first = (source as any).parseDiagnostics[0] as ts.Diagnostic;
+  return source.getLineAndCharacterOfPosition(first.start!).line + 1;
+}
+
 toolTest(
-  "find_symbol: candidate files with syntax errors are counted and named",
+  "find_symbol: candidate files with syntax errors are counted and named with their line",
   {
     "src/ok.ts": "export function target(): void {}\n",
-    "src/broken.ts": "export function other( {\n  target();\n",
+    "src/broken.ts": "export function other() {\n  target();\n  const = 1;\n}\n",
   },
   async (h) => {
     const result = await call(findSymbolTool, { name: "target" }, h);
     assert.equal(
       text(result),
       "src/ok.ts:1: function target\n" +
-        "[1 of the files that mention it have syntax errors, so definitions in them may be " +
-        "missing: src/broken.ts]",
+        "[1 of the files that mention it could not be fully parsed, so definitions in them may " +
+        `be missing: src/broken.ts:${firstTypeScriptError(h.root, "src/broken.ts")}]`,
     );
     assert.equal(result.structuredContent?.partial_files, 1);
   },
