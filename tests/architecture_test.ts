@@ -155,6 +155,30 @@ Deno.test("architecture: workers start in lib/worker_start.ts (read only), but t
   assert.deepEqual(starters.sort(), ["lib/index/store/cache_owner.ts", "lib/worker_start.ts"]);
 });
 
+/** Top-level `let` and `var` declarations: state outside any object. */
+function moduleLets(text: string): string[] {
+  return text.split("\n").filter((line) => /^(?:export\s+)?(?:let|var)\s/.test(line));
+}
+
+Deno.test("architecture: the index's threads keep their state in objects, not in module lets", () => {
+  const threads = [
+    "lib/index/watch_worker.ts",
+    "lib/index/store/cache_writer.ts",
+    ...sourceFiles("lib/index/worker"),
+  ];
+  const hits = threads.flatMap((file) =>
+    moduleLets(Deno.readTextFileSync(`${ROOT}${file}`)).map((line) => `${file}: ${line}`)
+  );
+  assert.deepEqual(hits, []);
+});
+
+Deno.test("architecture: the module-let finder sees a top-level let and skips a nested one", () => {
+  assert.deepEqual(moduleLets("let a = 1;\nfunction f() {\n  let b = 2;\n}\nexport let c;"), [
+    "let a = 1;",
+    "export let c;",
+  ]);
+});
+
 /** File-system calls by path (reads, stats, real paths, listings, writes, watchers). */
 const FS_CALL =
   /\bDeno\.(?:stat|lstat|open|readFile|readTextFile|realPath|readDir|readLink|watchFs|writeFile|writeTextFile|remove|rename|mkdir|makeTempDir|makeTempFile|truncate|chmod|create|copyFile|link|symlink|utime)(?:Sync)?\b/;

@@ -26,59 +26,79 @@ export interface WatchPort {
 /** From the index worker, over the port: what to watch, or that watching ends. */
 export type ToWatcher = { t: "watch"; root: string } | { t: "stop" };
 
-let batch: FromWatcher & { t: "events" } | null = null;
-let out: MessagePort | null = null;
-let current: Deno.FsWatcher | null = null;
+/** One watch of the tree, reporting through the port to the index worker. */
+class TreeWatch {
+  #out: MessagePort | null;
+  #batch: FromWatcher & { t: "events" } | null = null;
+  #current: Deno.FsWatcher | null = null;
 
-function send(message: FromWatcher): void {
-  out?.postMessage(message);
-}
-
-function flush(): void {
-  if (batch !== null) send(batch);
-  batch = null;
-}
-
-async function watch(root: string): Promise<void> {
-  let watcher: Deno.FsWatcher;
-  try {
-    watcher = Deno.watchFs(root, { recursive: true });
-  } catch (error) {
-    send({ t: "ended", why: `cannot watch the tree (${(error as Error).message})` });
-    return;
+  constructor(out: MessagePort) {
+    this.#out = out;
   }
-  current = watcher;
-  send({ t: "ready" });
-  let why = "the file watcher stopped";
-  try {
-    for await (const event of watcher) {
-      if (batch === null) {
-        batch = { t: "events", events: [] };
-        queueMicrotask(flush);
-      }
-      batch.events.push({
-        kind: event.kind,
-        paths: event.paths,
-        ...(event.flag === undefined ? {} : { flag: event.flag }),
-      });
+
+  /** A watch was started (a second "watch" is ignored). */
+  get started(): boolean {
+    return this.#current !== null;
+  }
+
+  #send(message: FromWatcher): void {
+    this.#out?.postMessage(message);
+  }
+
+  #flush(): void {
+    if (this.#batch !== null) this.#send(this.#batch);
+    this.#batch = null;
+  }
+
+  /** Watches `root`: "ready" once every folder is watched, then the events, a batch per turn. */
+  async watch(root: string): Promise<void> {
+    let watcher: Deno.FsWatcher;
+    try {
+      watcher = Deno.watchFs(root, { recursive: true });
+    } catch (error) {
+      this.#send({ t: "ended", why: `cannot watch the tree (${(error as Error).message})` });
+      return;
     }
-  } catch (error) {
-    why = `the file watcher failed (${(error as Error).message})`;
+    this.#current = watcher;
+    this.#send({ t: "ready" });
+    let why = "the file watcher stopped";
+    try {
+      for await (const event of watcher) this.#add(event);
+    } catch (error) {
+      why = `the file watcher failed (${(error as Error).message})`;
+    }
+    this.#flush();
+    this.#send({ t: "ended", why });
   }
-  flush();
-  send({ t: "ended", why });
+
+  #add(event: Deno.FsEvent): void {
+    if (this.#batch === null) {
+      this.#batch = { t: "events", events: [] };
+      queueMicrotask(() => this.#flush());
+    }
+    this.#batch.events.push({
+      kind: event.kind,
+      paths: event.paths,
+      ...(event.flag === undefined ? {} : { flag: event.flag }),
+    });
+  }
+
+  /** Watching ends: nothing more is sent. */
+  stop(): void {
+    this.#out = null;
+    this.#current?.close();
+  }
 }
 
 self.onmessage = (event: MessageEvent<WatchPort>) => {
   self.onmessage = null;
   const port = event.data.port;
-  out = port;
+  const tree = new TreeWatch(port);
   port.onmessage = (message: MessageEvent<ToWatcher>) => {
     const m = message.data;
-    if (m.t === "watch" && current === null) watch(m.root);
+    if (m.t === "watch" && !tree.started) tree.watch(m.root);
     else if (m.t === "stop") {
-      out = null;
-      current?.close();
+      tree.stop();
       port.close();
       self.close();
     }

@@ -30,18 +30,6 @@ export type FromWriter =
   | { t: "lock-failed"; key: string; message: string }
   | { t: "done"; id: number; error: string };
 
-let dir = "";
-let port: MessagePort | null = null;
-/** Lock files held (one per root key), open for as long as the process lives. */
-const held = new Map<string, Deno.FsFile>();
-let temps = 0;
-/** Files being written in pieces: id -> handle, temp path, final path, first error. */
-const open = new Map<number, { file: Deno.FsFile; temp: string; path: string; error: string }>();
-
-function reply(message: FromWriter): void {
-  port?.postMessage(message);
-}
-
 function lstatOrNull(path: string): Deno.FileInfo | null {
   try {
     return Deno.lstatSync(path);
@@ -58,62 +46,6 @@ function ensureFolder(path: string): void {
   Deno.mkdirSync(path, { mode: 0o700 });
 }
 
-async function lock(key: string): Promise<void> {
-  if (held.has(key)) return reply({ t: "locked", key });
-  const path = `${dir}/${key}.lock`;
-  try {
-    const info = lstatOrNull(path);
-    // Only a plain file is opened: a FIFO would hang the open, a link would lead elsewhere.
-    if (info !== null && (!info.isFile || info.isSymlink)) {
-      Deno.removeSync(path, { recursive: info.isDirectory });
-    }
-    const file = Deno.openSync(path, { read: true, write: true, create: true, mode: 0o600 });
-    const opened = file.statSync();
-    if (!opened.isFile) {
-      file.close();
-      throw new Error("the lock is not a plain file");
-    }
-    held.set(key, file);
-    await file.lock(true);
-    reply({ t: "locked", key });
-  } catch (error) {
-    held.delete(key);
-    reply({
-      t: "lock-failed",
-      key,
-      message: error instanceof Error ? error.message : String(error),
-    });
-  }
-}
-
-function check(key: string, names: string[]): void {
-  if (!KEY.test(key)) throw new Error(`invalid cache key "${key}"`);
-  for (const name of names) if (!NAME.test(name)) throw new Error(`invalid cache name "${name}"`);
-  if (!held.has(key)) throw new Error("this process does not hold the lock of the cache folder");
-}
-
-function begin(id: number, key: string, name: string): void {
-  check(key, [name]);
-  const folder = `${dir}/${key}`;
-  ensureFolder(folder);
-  const temp = `${folder}/${name}.tmp.${Date.now().toString(36)}.${(temps++).toString(36)}`;
-  const file = Deno.openSync(temp, { write: true, createNew: true, mode: 0o600 });
-  open.set(id, { file, temp, path: `${folder}/${name}`, error: "" });
-}
-
-function append(id: number, bytes: Uint8Array): void {
-  const w = open.get(id);
-  try {
-    if (w === undefined || w.error !== "") return;
-    let done = 0;
-    while (done < bytes.length) done += w.file.writeSync(bytes.subarray(done));
-  } catch (error) {
-    w!.error = error instanceof Error ? error.message : String(error);
-  } finally {
-    freeNow(bytes);
-  }
-}
-
 /**
  * Gives a written chunk's memory back at once: a shard passes through here 4 MiB at a time, and
  * the collector of this small worker would otherwise hold tens of MiB of written chunks.
@@ -128,83 +60,163 @@ function freeNow(bytes: Uint8Array): void {
   }
 }
 
-/** Flushes, closes and renames into place (or removes, on abort or an earlier error). */
-function end(id: number, keep: boolean): void {
-  const w = open.get(id);
-  if (w === undefined) throw new Error("no such file being written");
-  open.delete(id);
-  try {
-    if (keep && w.error === "") w.file.syncDataSync();
-  } finally {
-    w.file.close();
+/** The writer of one cache folder, answering the index worker through its port. */
+class CacheWriter {
+  #dir: string;
+  #port: MessagePort;
+  /** Lock files held (one per root key), open for as long as the process lives. */
+  #held = new Map<string, Deno.FsFile>();
+  #temps = 0;
+  /** Files being written in pieces: id -> handle, temp path, final path, first error. */
+  #open = new Map<number, { file: Deno.FsFile; temp: string; path: string; error: string }>();
+
+  constructor(dir: string, port: MessagePort) {
+    this.#dir = dir;
+    this.#port = port;
   }
-  if (!keep || w.error !== "") {
-    Deno.removeSync(w.temp);
-    if (w.error !== "") throw new Error(w.error);
-    return;
+
+  #reply(message: FromWriter): void {
+    this.#port.postMessage(message);
   }
-  Deno.renameSync(w.temp, w.path);
-}
 
-function put(id: number, key: string, name: string, parts: Uint8Array[]): void {
-  begin(id, key, name);
-  for (const part of parts) append(id, part);
-  end(id, true);
-}
-
-function remove(key: string, names: string[]): void {
-  check(key, names);
-  for (const name of names) {
-    try {
-      Deno.removeSync(`${dir}/${key}/${name}`);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-  }
-}
-
-function reset(key: string): void {
-  check(key, []);
-  const folder = `${dir}/${key}`;
-  const info = lstatOrNull(folder);
-  if (info !== null) Deno.removeSync(folder, { recursive: info.isDirectory && !info.isSymlink });
-  Deno.mkdirSync(folder, { mode: 0o700 });
-}
-
-function onPortMessage(event: MessageEvent<ToWriter>): void {
-  const m = event.data;
-  if (m.t === "lock") {
-    if (!KEY.test(m.key)) {
-      reply({ t: "lock-failed", key: m.key, message: "invalid cache key" });
+  /** One message of the index worker: done, and answered ("done" with its id, or the lock's). */
+  onMessage(m: ToWriter): void {
+    if (m.t === "lock") {
+      if (!KEY.test(m.key)) {
+        this.#reply({ t: "lock-failed", key: m.key, message: "invalid cache key" });
+        return;
+      }
+      this.#lock(m.key);
       return;
     }
-    lock(m.key);
-    return;
+    if (m.t === "append") {
+      this.#append(m.id, m.bytes);
+      if (m.ack !== undefined) this.#reply({ t: "done", id: m.ack, error: "" });
+      return;
+    }
+    let error = "";
+    try {
+      if (m.t === "put") this.#put(m.id, m.key, m.name, m.parts);
+      else if (m.t === "begin") this.#begin(m.id, m.key, m.name);
+      else if (m.t === "end") this.#end(m.id, true);
+      else if (m.t === "abort") this.#end(m.id, false);
+      else if (m.t === "remove") this.#remove(m.key, m.names);
+      else if (m.t === "reset") this.#reset(m.key);
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+    this.#reply({ t: "done", id: m.id, error });
   }
-  if (m.t === "append") {
-    append(m.id, m.bytes);
-    if (m.ack !== undefined) reply({ t: "done", id: m.ack, error: "" });
-    return;
+
+  async #lock(key: string): Promise<void> {
+    if (this.#held.has(key)) return this.#reply({ t: "locked", key });
+    const path = `${this.#dir}/${key}.lock`;
+    try {
+      const info = lstatOrNull(path);
+      // Only a plain file is opened: a FIFO would hang the open, a link would lead elsewhere.
+      if (info !== null && (!info.isFile || info.isSymlink)) {
+        Deno.removeSync(path, { recursive: info.isDirectory });
+      }
+      const file = Deno.openSync(path, { read: true, write: true, create: true, mode: 0o600 });
+      const opened = file.statSync();
+      if (!opened.isFile) {
+        file.close();
+        throw new Error("the lock is not a plain file");
+      }
+      this.#held.set(key, file);
+      await file.lock(true);
+      this.#reply({ t: "locked", key });
+    } catch (error) {
+      this.#held.delete(key);
+      this.#reply({
+        t: "lock-failed",
+        key,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
   }
-  let error = "";
-  try {
-    if (m.t === "put") put(m.id, m.key, m.name, m.parts);
-    else if (m.t === "begin") begin(m.id, m.key, m.name);
-    else if (m.t === "end") end(m.id, true);
-    else if (m.t === "abort") end(m.id, false);
-    else if (m.t === "remove") remove(m.key, m.names);
-    else if (m.t === "reset") reset(m.key);
-  } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
+
+  #check(key: string, names: string[]): void {
+    if (!KEY.test(key)) throw new Error(`invalid cache key "${key}"`);
+    for (const name of names) {
+      if (!NAME.test(name)) throw new Error(`invalid cache name "${name}"`);
+    }
+    if (!this.#held.has(key)) {
+      throw new Error("this process does not hold the lock of the cache folder");
+    }
   }
-  reply({ t: "done", id: m.id, error });
+
+  #begin(id: number, key: string, name: string): void {
+    this.#check(key, [name]);
+    const folder = `${this.#dir}/${key}`;
+    ensureFolder(folder);
+    const temp = `${folder}/${name}.tmp.${Date.now().toString(36)}.${(this.#temps++).toString(36)}`;
+    const file = Deno.openSync(temp, { write: true, createNew: true, mode: 0o600 });
+    this.#open.set(id, { file, temp, path: `${folder}/${name}`, error: "" });
+  }
+
+  #append(id: number, bytes: Uint8Array): void {
+    const w = this.#open.get(id);
+    try {
+      if (w === undefined || w.error !== "") return;
+      let done = 0;
+      while (done < bytes.length) done += w.file.writeSync(bytes.subarray(done));
+    } catch (error) {
+      w!.error = error instanceof Error ? error.message : String(error);
+    } finally {
+      freeNow(bytes);
+    }
+  }
+
+  /** Flushes, closes and renames into place (or removes, on abort or an earlier error). */
+  #end(id: number, keep: boolean): void {
+    const w = this.#open.get(id);
+    if (w === undefined) throw new Error("no such file being written");
+    this.#open.delete(id);
+    try {
+      if (keep && w.error === "") w.file.syncDataSync();
+    } finally {
+      w.file.close();
+    }
+    if (!keep || w.error !== "") {
+      Deno.removeSync(w.temp);
+      if (w.error !== "") throw new Error(w.error);
+      return;
+    }
+    Deno.renameSync(w.temp, w.path);
+  }
+
+  #put(id: number, key: string, name: string, parts: Uint8Array[]): void {
+    this.#begin(id, key, name);
+    for (const part of parts) this.#append(id, part);
+    this.#end(id, true);
+  }
+
+  #remove(key: string, names: string[]): void {
+    this.#check(key, names);
+    for (const name of names) {
+      try {
+        Deno.removeSync(`${this.#dir}/${key}/${name}`);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
+    }
+  }
+
+  #reset(key: string): void {
+    this.#check(key, []);
+    const folder = `${this.#dir}/${key}`;
+    const info = lstatOrNull(folder);
+    if (info !== null) Deno.removeSync(folder, { recursive: info.isDirectory && !info.isSymlink });
+    Deno.mkdirSync(folder, { mode: 0o700 });
+  }
 }
 
 /** From the main thread: the cache folder, then the port the index worker talks through. */
 self.onmessage = (event: MessageEvent<{ t: "open"; dir: string; port: MessagePort }>) => {
   const m = event.data;
-  if (m.t !== "open" || port !== null) return;
-  dir = m.dir;
-  port = m.port;
-  port.onmessage = onPortMessage;
+  if (m.t !== "open") return;
+  self.onmessage = null; // one folder, one port
+  const writer = new CacheWriter(m.dir, m.port);
+  m.port.onmessage = (message: MessageEvent<ToWriter>) => writer.onMessage(message.data);
 };
