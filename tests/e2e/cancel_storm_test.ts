@@ -1,7 +1,10 @@
 /**
  * Cancellation frees the server (docs/protocol.md, "Cancellation"): after a client cancels a storm
- * of heavy calls, an ordinary call answers within its normal time plus one second, and the
- * process's memory is back near where it was before the storm (RSS read from outside, with ps).
+ * of heavy calls, ordinary calls are answered (the storm's runaway scans would hold every slot for
+ * the 600 s regex timeout otherwise), the answers of cancelled calls still queued are dropped, and
+ * the process's memory is back near where it was before the storm (RSS read from outside, with
+ * ps). What is measured is behaviour, never the time a call took: a loaded machine is slower,
+ * not wrong.
  */
 
 import assert from "node:assert/strict";
@@ -44,32 +47,38 @@ function cancel(id: number): string {
 const ORDINARY_GREP = { pattern: "needle", path: "small.txt", output_mode: "count" };
 const SMALL_READ = { path: "small.txt" };
 
-/** Milliseconds for one ordinary grep and one small read_file, each answered correctly. */
-async function ordinary(server: ServerProcess, id: number): Promise<[number, number]> {
-  let t = performance.now();
-  const grep = await server.request(id, "tools/call", { name: "grep", arguments: ORDINARY_GREP });
-  const grepMs = performance.now() - t;
-  const counts = (grep.result as { structuredContent: { counts: string[] } }).structuredContent
-    .counts;
-  assert.deepEqual(counts, ["small.txt:1"]);
-  t = performance.now();
-  const read = await server.request(id + 1, "tools/call", {
-    name: "read_file",
-    arguments: SMALL_READ,
-  });
-  const readMs = performance.now() - t;
-  assert.match((read.result as { content: { text: string }[] }).content[0].text, /needle/);
-  return [grepMs, readMs];
-}
+/**
+ * Far above what an ordinary call takes on any machine, far below what the cancelled work would
+ * hold it for if it were not stopped (the runaway scans run for the 600 s regex timeout): an
+ * answer within it shows the call did not wait behind that work, however loaded the machine.
+ */
+const ANSWER_MS = 120_000;
 
-/** The normal time of the ordinary calls: the best of three, once the process is warm. */
-async function normalTimes(server: ServerProcess, firstId: number): Promise<[number, number]> {
-  let best: [number, number] = [Infinity, Infinity];
-  for (let k = 0; k < 3; k++) {
-    const [g, r] = await ordinary(server, firstId + 2 * k);
-    best = [Math.min(best[0], g), Math.min(best[1], r)];
-  }
-  return best;
+/**
+ * One ordinary grep and one small read_file, each answered correctly; returns how many answers
+ * to `cancelled` ids arrived before them (answers already written when the cancellations came).
+ */
+async function ordinary(
+  server: ServerProcess,
+  id: number,
+  cancelled: ReadonlySet<number> = new Set(),
+): Promise<number> {
+  let early = 0;
+  const answerTo = async (want: number) => {
+    for (;;) {
+      const [line] = await server.read(1, ANSWER_MS);
+      const message = JSON.parse(line);
+      if (message.id === want) return message;
+      if (cancelled.has(message.id)) early++;
+    }
+  };
+  await server.send(call(id, "grep", ORDINARY_GREP));
+  const grep = await answerTo(id);
+  assert.deepEqual(grep.result.structuredContent.counts, ["small.txt:1"]);
+  await server.send(call(id + 1, "read_file", SMALL_READ));
+  const read = await answerTo(id + 1);
+  assert.match(read.result.content[0].text, /needle/);
+  return early;
 }
 
 async function settleRss(pid: number): Promise<number> {
@@ -100,12 +109,12 @@ async function withServer(fn: (server: ServerProcess) => Promise<void>): Promise
   }
 }
 
-Deno.test("cancellation: after hundreds of heavy calls are cancelled, an ordinary call answers within its normal time + 1 s", async () => {
+Deno.test("cancellation: after hundreds of heavy calls are cancelled, ordinary calls are answered and memory returns", async () => {
   await withServer(async (server) => {
     // Warm: one unlimited content grep run to its end, so that "before" holds what one leaves.
     await server.send(call(1, "grep", { pattern: "value", output_mode: "content", head_limit: 0 }));
     await server.readUntil((l) => JSON.parse(l).id === 1, 60_000);
-    const [grepMs, readMs] = await normalTimes(server, 10);
+    await ordinary(server, 10);
     const before = await settleRss(server.child.pid);
     const ids: number[] = [];
     const storm: string[] = [];
@@ -123,15 +132,8 @@ Deno.test("cancellation: after hundreds of heavy calls are cancelled, an ordinar
     await server.send(...storm);
     await new Promise((r) => setTimeout(r, 500));
     await server.send(...ids.map(cancel));
-    const [grepAfter, readAfter] = await ordinary(server, 20);
-    assert.ok(
-      grepAfter <= grepMs + 1000,
-      `grep took ${grepAfter.toFixed(0)} ms after the storm (normal ${grepMs.toFixed(0)} ms)`,
-    );
-    assert.ok(
-      readAfter <= readMs + 1000,
-      `read_file took ${readAfter.toFixed(0)} ms after the storm (normal ${readMs.toFixed(0)} ms)`,
-    );
+    // A hundred runaway scans hold every slot until cancelled: answered at all is freed.
+    await ordinary(server, 20);
     const after = await settleRss(server.child.pid);
     assert.ok(
       after <= before + 64 * 1024,
@@ -147,7 +149,7 @@ Deno.test("cancellation: tens of unlimited content greps cancelled shortly after
   await withServer(async (server) => {
     await server.send(call(1, "grep", { pattern: "value", output_mode: "content", head_limit: 0 }));
     await server.readUntil((l) => JSON.parse(l).id === 1, 60_000);
-    const [grepMs, readMs] = await normalTimes(server, 10);
+    await ordinary(server, 10);
     const before = await settleRss(server.child.pid);
     for (const delay of [0, 50, 300]) {
       const ids = Array.from({ length: 40 }, (_, i) => 2000 + delay * 100 + i);
@@ -158,12 +160,13 @@ Deno.test("cancellation: tens of unlimited content greps cancelled shortly after
       );
       await new Promise((r) => setTimeout(r, delay));
       await server.send(...ids.map(cancel));
-      const [grepAfter, readAfter] = await ordinary(server, 30 + delay);
+      // Cancellations read behind the queued answers (the old stall) let every grep finish
+      // and all forty 6 MiB answers reach the client before the ordinary ones; read at once,
+      // they leave only those already written, at most a few, whatever the machine's load.
+      const early = await ordinary(server, 30 + delay, new Set(ids));
       assert.ok(
-        grepAfter <= grepMs + 1000 && readAfter <= readMs + 1000,
-        `after cancelling at ${delay} ms: grep ${grepAfter.toFixed(0)} ms, read_file ${
-          readAfter.toFixed(0)
-        } ms (normal ${grepMs.toFixed(0)} and ${readMs.toFixed(0)} ms)`,
+        early < ids.length / 2,
+        `${early} cancelled greps answered (cancelled at ${delay} ms)`,
       );
     }
     const ping = await server.request(99, "ping");
@@ -187,12 +190,11 @@ Deno.test("cancellation: a call held behind the in-flight limit and cancelled is
         call(id, "grep", { pattern: RUNAWAY, output_mode: "count", head_limit: 0 })
       ),
     );
-    const t = performance.now();
-    const ping = await server.request(7, "ping");
+    // Forty runaway scans that only cancellation ends: an answer at all is not waiting on them.
+    await server.send(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }));
+    const ping = JSON.parse(await server.readUntil((l) => JSON.parse(l).id === 7, ANSWER_MS));
     assert.deepEqual(ping.result, {});
-    assert.ok(performance.now() - t < 2000, "ping waited behind the full server");
     await server.send(...ids.map(cancel));
-    const [grepMs] = await ordinary(server, 8);
-    assert.ok(grepMs < 5000, `grep took ${grepMs.toFixed(0)} ms after the cancellations`);
+    await ordinary(server, 8);
   });
 });

@@ -2,12 +2,15 @@
  * Back-pressure against a client that does not read (docs/protocol.md, "Requests in flight"):
  * nothing new starts while the output is over its mark, yet notifications are still read and
  * acted on, so a cancellation frees its request's share at once, even an answer still queued.
+ * Nothing here reads the clock: each step waits for the server to settle (turns of the event loop
+ * with no change), so a loaded machine makes the tests slower, never wrong.
  */
 
 import assert from "node:assert/strict";
 import type { ResourceProvider } from "../../lib/resources/resource.ts";
 import { Server } from "../../lib/server/server.ts";
 import { emptyProvider, INIT, INIT_ANSWER, testMethods } from "../helpers/memory_session.ts";
+import { turn, until } from "../helpers/event_loop.ts";
 
 /** More than the output's mark (8 Mi UTF-16 units): one such answer backs the output up. */
 const BIG = "x".repeat(9 * 1024 * 1024);
@@ -40,6 +43,9 @@ function provider() {
   return { resources, gates };
 }
 
+/** Turns that show no change in `state` before the server counts as settled. */
+const SETTLED_TURNS = 10;
+
 /** A client that sends when told and reads nothing until `startReading`. */
 class StalledClient {
   readonly lines: string[] = [];
@@ -47,6 +53,8 @@ class StalledClient {
   chunksTaken = 0;
   readonly ended: Promise<string>;
   #chunks: Uint8Array[] = [];
+  /** The server waits in read() with nothing to take. */
+  #waiting = false;
   #closed = false;
   #wakeInput: () => void = () => {};
   #startReading: () => void = () => {};
@@ -68,11 +76,28 @@ class StalledClient {
     this.ended = server.serve(input, sink, { maxMessageBytes: 1024 * 1024 });
   }
 
-  /** Each line its own chunk (the server reads them one at a time). */
+  /** Each line its own chunk (the server reads them one at a time); returns once settled. */
   async send(...lines: string[]): Promise<void> {
     for (const line of lines) this.#chunks.push(new TextEncoder().encode(line + "\n"));
     this.#wakeInput();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await this.settled();
+  }
+
+  /**
+   * Resolves once the server has done all it will do with what it was sent: it took every
+   * chunk and waits for more, or it stopped taking them (reading paused), and neither that nor
+   * the lines written changed for SETTLED_TURNS turns of the event loop.
+   */
+  async settled(extra: () => unknown = () => 0): Promise<void> {
+    let last = "";
+    for (let idle = 0, k = 0; idle < SETTLED_TURNS; k++) {
+      if (k > 20_000) throw new Error("the server did not settle in 20,000 turns of the loop");
+      await turn();
+      const state = `${this.chunksTaken}/${this.lines.length}/${String(extra())}`;
+      const resting = this.#chunks.length > 0 || this.#waiting;
+      idle = state === last && resting ? idle + 1 : 0;
+      last = state;
+    }
   }
 
   startReading(): void {
@@ -89,7 +114,9 @@ class StalledClient {
   async #read(buffer: Uint8Array): Promise<number | null> {
     while (this.#chunks.length === 0) {
       if (this.#closed) return null;
+      this.#waiting = true;
       await new Promise<void>((resolve) => this.#wakeInput = resolve);
+      this.#waiting = false;
     }
     const chunk = this.#chunks.shift()!;
     buffer.set(chunk);
@@ -133,7 +160,8 @@ Deno.test("back-pressure: requests read while the output is over its mark start 
   assert.equal(gates.length, 0, "nothing started while the client did not read");
   await client.send(cancel(6));
   client.startReading();
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await until(() => gates.length > 0, "the held read of a started");
+  await client.settled(() => gates.length);
   assert.deepEqual(gates.map((g) => g.uri), ["file:///w/a"]);
   gates[0].release();
   assert.deepEqual(idsOf(await client.close()), [1, 2, 3, 5, 4]);
@@ -145,7 +173,7 @@ Deno.test("back-pressure: reading stops while the deferred lines reach their bou
   await client.send(INIT, read(2, "big"));
   const pings = Array.from({ length: 1500 }, (_, i) => ping(100 + i));
   await client.send(...pings);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Settled: reading has paused (or taken everything, which the bound below refuses).
   // INIT, the read, then 1,024 deferred lines: the rest stays in the client's pipe.
   assert.ok(client.chunksTaken <= 2 + 1024 + 1, `${client.chunksTaken} chunks taken`);
   client.startReading();

@@ -12,6 +12,7 @@ import {
   transcript,
 } from "../helpers/memory_session.ts";
 import { Server } from "../../lib/server/server.ts";
+import { steady, until } from "../helpers/event_loop.ts";
 
 const PING = (id: string | number) =>
   `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"ping"}`;
@@ -403,7 +404,8 @@ Deno.test("in flight: requests past the in-flight limit wait in arrival order, a
   ]);
   assert.equal(gates.length, 18, "the next two waiting requests started, in arrival order");
   for (const gate of gates.slice(2)) gate.release();
-  await new Promise((r) => setTimeout(r, 10));
+  // Nineteen start in all: twenty sent, 117 cancelled while it waited.
+  await until(() => gates.length === 19, "the last waiting request started");
   for (const gate of gates.slice(18)) gate.release();
   const rest = (await session.close()).map((line) => JSON.parse(line).id);
   assert.deepEqual(rest, ids.slice(2).filter((id) => id !== 117));
@@ -414,7 +416,7 @@ Deno.test("lifecycle: EOF lets in-flight requests finish and their answers flush
   const session = new MemorySession(testMethods({ resources: provider }));
   await session.send(INIT, '{"jsonrpc":"2.0","id":2,"method":"resources/list"}');
   const closing = session.close();
-  await new Promise((r) => setTimeout(r, 20));
+  await until(() => gates.length === 1, "the request started");
   gates[0].release();
   assert.deepEqual(await closing, [
     INIT_ANSWER,
@@ -514,7 +516,8 @@ Deno.test("in flight: held requests do not start while the output waits for a cl
   };
   const server = new Server(testMethods({ resources: provider }));
   const ended = server.serve(input, sink, { maxMessageBytes: 1024 * 1024 });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await until(() => started > 0, "a read started");
+  await steady(() => `${started}`);
   // 16 in flight fill the output past its mark; the other 24 must wait for the client.
   assert.ok(started <= 16, `${started} reads started while nothing was read`);
   release();
