@@ -6,6 +6,7 @@ import { readOnlyAnnotations } from "./annotations.ts";
 import { parseRefusal, supportedLanguage } from "./symbol_scope.ts";
 import { languageOf } from "../symbols/languages.ts";
 import { type FlatSymbol, flattenSymbols, outlineLine } from "../symbols/outline_lines.ts";
+import { recordLinesAt } from "./shown_lines.ts";
 
 const inputSchema = {
   type: "object",
@@ -101,6 +102,11 @@ async function run(input: OutlineInput, ctx: ToolContext): Promise<ToolResult> {
     defaultLimit: Infinity,
     budgetChars: ctx.config.maxOutputChars,
   }, entrySize);
+  // With --write, each symbol's first line counts as read for edit_file while it holds the name.
+  await recordLinesAt(
+    ctx,
+    page.items.map(({ symbol }) => ({ path: rel, line: symbol.start_line, word: symbol.name })),
+  );
   const shown = pageLines(page.items);
   const lines = [...shown];
   if (page.nextOffset !== undefined) {

@@ -226,7 +226,7 @@ Deno.test("edit_file process: a file never shown is refused naming the lines the
   });
 });
 
-Deno.test("edit_file process: go_to_definition and find_symbol lines count as shown", async () => {
+Deno.test("edit_file process: go_to_definition, find_symbol and outline lines count as shown", async () => {
   const body = Array.from({ length: 40 }, (_, i) => `const v${i} = ${i};`).join("\n");
   await withServer(
     {
@@ -261,6 +261,15 @@ Deno.test("edit_file process: go_to_definition and find_symbol lines count as sh
         new_string: "def helper(n, m=0):",
       });
       assert.equal(py.isError, false, py.text);
+      // outline's symbol lines count too (their first line, while it holds the name).
+      const outline = await p.call("outline", { path: "use.ts" });
+      assert.equal(outline.isError, false, outline.text);
+      const x = await p.call("edit_file", {
+        path: "use.ts",
+        old_string: 'export const x = camelize("a-b");',
+        new_string: 'export const x = camelize("c-d");',
+      });
+      assert.equal(x.isError, false, x.text);
     },
   );
 });
