@@ -12,7 +12,7 @@ export interface ContentOptions {
 }
 
 /** Characters shown before a match that lies past the first MAX_LINE_CHARS of its line. */
-const LEAD_CHARS = 200;
+export const LEAD_CHARS = 200;
 
 /** Start of a window that does not split a surrogate pair. */
 function safeStart(line: string, at: number): number {
@@ -102,6 +102,8 @@ export class ContentCollector {
   #afterLeft = 0;
   /** Lines of the file before the next chunk. */
   #nextLine = 0;
+  /** The body of the one line `addCutLine` adds, already cut (the line itself is not held). */
+  #cut: string | null = null;
   readonly lines: string[] = [];
 
   constructor(
@@ -116,6 +118,19 @@ export class ContentCollector {
       : Infinity;
     this.#locate = limits.locate;
     this.#withContext = options.before > 0 || options.after > 0;
+  }
+
+  /**
+   * One line too long to hold (long_line.ts), as it shows: `body` is already cut (around its
+   * first match when it matches).
+   */
+  addCutLine(body: string, matched: boolean): void {
+    this.#cut = body;
+    try {
+      this.add("\n", matched ? [0] : []);
+    } finally {
+      this.#cut = null;
+    }
   }
 
   /** True once `maxLines` lines are held: later chunks only count. */
@@ -151,12 +166,13 @@ export class ContentCollector {
       }
       this.#window = [];
       for (let n = Math.max(from, first); n < at; n++) {
-        this.#push(this.#format(n, cutLine(stripCr(split[n - first])), false));
+        this.#push(this.#format(n, this.#body(split[n - first]), false));
       }
       const line = stripCr(split[m]);
-      const body = this.#locate !== undefined && line.length > MAX_LINE_CHARS
-        ? cutAround(line, this.#locate(line))
-        : cutLine(line);
+      const body = this.#cut ??
+        (this.#locate !== undefined && line.length > MAX_LINE_CHARS
+          ? cutAround(line, this.#locate(line))
+          : cutLine(line));
       this.#push(this.#format(at, body, true));
       this.#shownUpTo = at;
       this.#afterLeft = after;
@@ -190,7 +206,7 @@ export class ContentCollector {
   #owed(split: readonly string[], first: number, last: number): void {
     while (this.#afterLeft > 0 && this.#shownUpTo < last && !this.full) {
       const n = this.#shownUpTo + 1;
-      const body = n >= first ? cutLine(stripCr(split[n - first])) : this.#fromWindow(n);
+      const body = n >= first ? this.#body(split[n - first]) : this.#fromWindow(n);
       this.#push(this.#format(n, body, false));
       this.#shownUpTo = n;
       this.#afterLeft--;
@@ -211,9 +227,14 @@ export class ContentCollector {
     const kept: [number, string][] = this.#window.filter(([n]) => n >= from && n < first);
     for (let n = Math.max(from, first); n < end; n++) {
       // A copy, so that the window never keeps a whole chunk's text alive.
-      kept.push([n, copyString(cutLine(stripCr(split[n - first])))]);
+      kept.push([n, copyString(this.#body(split[n - first]))]);
     }
     this.#window = kept;
+  }
+
+  /** A line of a chunk as shown when it is not a match (or the cut line's body). */
+  #body(raw: string): string {
+    return this.#cut ?? cutLine(stripCr(raw));
   }
 
   #format(n: number, body: string, match: boolean): string {

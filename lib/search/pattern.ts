@@ -16,6 +16,7 @@ import {
   canMatchNewline,
   hasLookaround,
   hasTextAnchor,
+  maxWidth,
   type RegexAnalysis,
   requiredLiterals,
 } from "./regex_analysis.ts";
@@ -92,6 +93,7 @@ export function translatePattern(
       lookaround: hasLookaround(ast, wholeFile),
       wholeFile,
       lineSource: source,
+      maxWidth: wholeFile ? null : maxWidth(ast),
     };
     return { spec: { source, flags: "", pattern, multiline: options.multiline, analysis } };
   } catch (error) {

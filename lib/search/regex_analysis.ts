@@ -18,6 +18,49 @@ export interface RegexAnalysis {
   wholeFile: boolean;
   /** Source for a whole-text `gm` candidate scan: it never matches across a line end. */
   lineSource: string;
+  /**
+   * The longest match in UTF-16 units, when it is bounded and the pattern has no line or text
+   * anchor (its lookarounds see one character): a line too long to hold can then be searched in
+   * overlapping windows (long_line.ts). Null otherwise (and absent in older specs).
+   */
+  maxWidth?: number | null;
+}
+
+/**
+ * The longest match of `ast` in UTF-16 units, or null when unbounded or anchored to a line or
+ * text end (an anchor would match at a window's edge).
+ */
+export function maxWidth(ast: RegexNode): number | null {
+  const width = widthOf(ast);
+  return Number.isFinite(width) ? width : null;
+}
+
+function widthOf(ast: RegexNode): number {
+  switch (ast.kind) {
+    case "empty":
+    case "not_after":
+      return 0;
+    case "look":
+      return ast.look.startsWith("word") || ast.look === "not_word" ? 0 : Infinity;
+    case "literal":
+      return ast.cp > 0xffff ? 2 : 1;
+    case "class": {
+      const last = ast.set[ast.set.length - 1];
+      return last !== undefined && last[1] > 0xffff ? 2 : 1;
+    }
+    case "group":
+      return widthOf(ast.sub);
+    case "concat":
+      return ast.subs.reduce((sum, s) => sum + widthOf(s), 0);
+    case "alternate":
+      return ast.subs.reduce((most, s) => Math.max(most, widthOf(s)), 0);
+    case "repeat": {
+      const sub = widthOf(ast.sub);
+      if (ast.max === 0) return 0;
+      if (ast.max === null) return sub === 0 ? 0 : Infinity;
+      return sub * ast.max;
+    }
+  }
 }
 
 type Node =

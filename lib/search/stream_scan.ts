@@ -9,6 +9,7 @@
  */
 import { ContentCollector, type ContentOptions } from "./content_lines.ts";
 import type { Matcher } from "./matcher.ts";
+import { LongLineScan } from "./long_line.ts";
 
 const MIB = 1024 * 1024;
 /** Files larger than this are streamed; smaller ones are read whole (faster). */
@@ -36,6 +37,12 @@ export interface StreamHooks {
   regexEnd(): void;
 }
 
+/**
+ * A line longer than this is searched in windows (long_line.ts) when the pattern's matches have a
+ * bounded width, rather than held whole.
+ */
+export const LONG_LINE_BYTES = 16 * MIB;
+
 const firstDecoder = new TextDecoder("utf-8");
 const laterDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 let buffer = new Uint8Array(2 * STREAM_CHUNK_BYTES);
@@ -50,6 +57,46 @@ export function firstChunkIsBinary(file: Deno.FsFile): boolean {
     filled += n;
   }
   return head.subarray(0, filled).indexOf(0) >= 0;
+}
+
+/**
+ * The rest of a line too long to hold, whose first `held` bytes are in `buffer` (no LF among
+ * them), read on until its LF and searched in windows. Afterwards `buffer` starts with the `rest`
+ * bytes read past that LF. Null when a NUL byte shows the file is binary.
+ */
+function scanLongLine(
+  file: Deno.FsFile,
+  held: number,
+  m: Matcher,
+  width: number,
+  first: boolean,
+  hooks: StreamHooks,
+): { scan: LongLineScan; rest: number; eof: boolean } | null {
+  const scan = new LongLineScan(m.spec.source, m.spec.flags, width, first);
+  let pending = buffer.subarray(0, held);
+  if (pending.indexOf(0) >= 0) return null;
+  for (;;) {
+    hooks.regexStart();
+    scan.push(pending, false);
+    hooks.regexEnd();
+    const n = file.readSync(buffer.subarray(0, STREAM_CHUNK_BYTES));
+    hooks.regexEnd(); // a read made progress
+    if (n === null || n === 0) {
+      scan.push(new Uint8Array(0), true);
+      return { scan, rest: 0, eof: true };
+    }
+    const read = buffer.subarray(0, n);
+    if (read.indexOf(0) >= 0) return null;
+    const nl = read.indexOf(10);
+    if (nl >= 0) {
+      hooks.regexStart();
+      scan.push(read.subarray(0, nl), true);
+      hooks.regexEnd();
+      buffer.copyWithin(0, nl + 1, n);
+      return { scan, rest: n - nl - 1, eof: false };
+    }
+    pending = read;
+  }
 }
 
 /** Counts (and, with `collect`, prints) the matching lines of `file`, streamed from its start. */
@@ -76,7 +123,21 @@ export function scanStream(
   try {
     for (;;) {
       if (held === buffer.length) {
-        // One line longer than the buffer: hold it whole, up to the bound.
+        // One line longer than the buffer: hold it whole, up to the bound, unless it can be
+        // searched in windows (a bounded match width) once it is longer than a window.
+        const width = m.analysis.maxWidth ?? null;
+        if (width !== null && held >= Math.min(maxHold, LONG_LINE_BYTES)) {
+          const line = scanLongLine(file, held, m, width, !decoded, options.hooks);
+          if (line === null) return { kind: "binary" };
+          decoded = true;
+          if (line.scan.matched) count++;
+          if (collector !== null && !collector.full) {
+            collector.addCutLine(line.scan.shown(), line.scan.matched);
+          }
+          held = line.rest;
+          if (line.eof) break;
+          continue;
+        }
         if (held >= maxHold) return { kind: "too-long" };
         const bigger = new Uint8Array(Math.max(held + 1, Math.min(buffer.length * 2, maxHold)));
         bigger.set(buffer);

@@ -71,6 +71,7 @@ const outputSchema = {
     offset: { type: "integer", description: "First entry shown" },
     next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More entries remain" },
+    note: { type: "string", description: "Files not searched, and why" },
   },
   required: ["mode", "total_files", "total_matches", "offset", "truncated"],
   additionalProperties: false,
@@ -120,6 +121,23 @@ function tooLargeToSearch(skipped: SkippedFile): ToolError {
         JSON.stringify(path)
       }: it has a line longer than ${limit}, the most grep holds of one file at once`,
   );
+}
+
+/**
+ * The files a search of several left out because it would hold more than MAX_HOLD_BYTES of one
+ * at once (never silent: docs/tools.md, "How much of a file a call holds"), or null.
+ */
+function skippedNote(skipped: readonly SkippedFile[]): string | null {
+  if (skipped.length === 0) return null;
+  const limit = limitText(MAX_HOLD_BYTES);
+  const names = skipped.slice(0, 5).map((s) => JSON.stringify(s.path)).join(", ");
+  const more = skipped.length > 5 ? ` and ${skipped.length - 5} more` : "";
+  const why = skipped.every((s) => s.reason === "multiline")
+    ? `a multiline search holds the whole file, at most ${limit}`
+    : `each has a line over ${limit} that this pattern must see whole (a literal or a ` +
+      "pattern of bounded length is searched in such lines)";
+  const files = skipped.length === 1 ? "1 file" : `${skipped.length} files`;
+  return `Not searched: ${files} (${names}${more}): ${why}`;
 }
 
 async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
@@ -225,6 +243,8 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   if (mode === "content" && content.lineNumbers) {
     await recordContentLines(ctx, page.items, results.map((r) => r.path));
   }
+  const note = file ? null : skippedNote(outcome.skipped);
+  if (note !== null) lines.push(note);
   const key = mode === "files_with_matches" ? "files" : mode === "count" ? "counts" : "lines";
   const structured: Record<string, unknown> = {
     mode,
@@ -235,6 +255,7 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   };
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
   structured.truncated = page.nextOffset !== undefined;
+  if (note !== null) structured.note = note;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
