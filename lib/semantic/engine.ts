@@ -24,6 +24,39 @@ export type Query =
   /** `path`: a root-relative file or folder ("" for the whole root). */
   | { kind: "diagnostics"; path: string };
 
+/**
+ * The deeper navigation questions. Optional for an engine: it lists those it answers in
+ * `Engine.navigation`, and any other is refused in one sentence before it reaches the engine.
+ * `calls` walks the call hierarchy `depth` levels (1-3) from the function at the position.
+ */
+export type NavigationQuery =
+  | { kind: "implementations"; at: FilePosition }
+  | { kind: "type_definitions"; at: FilePosition }
+  | { kind: "calls"; at: FilePosition; direction: "incoming" | "outgoing"; depth: number }
+  | { kind: "type"; at: FilePosition };
+
+export type NavigationKind = NavigationQuery["kind"];
+
+const NAVIGATION_KINDS: ReadonlySet<string> = new Set<NavigationKind>([
+  "implementations",
+  "type_definitions",
+  "calls",
+  "type",
+]);
+
+/** True for a deeper navigation question (one an engine may not answer). */
+export function isNavigation(query: Query | NavigationQuery): query is NavigationQuery {
+  return NAVIGATION_KINDS.has(query.kind);
+}
+
+/** The question's words in a refusal ("implementations", "the call hierarchy"). */
+export const NAVIGATION_WORDS: Readonly<Record<NavigationKind, string>> = {
+  implementations: "implementations",
+  type_definitions: "type definitions",
+  calls: "the call hierarchy",
+  type: "the type at a position",
+};
+
 /** One definition; `path` null for a file outside the root, named by `external`. */
 export interface Definition {
   path: string | null;
@@ -74,6 +107,42 @@ export interface Diagnostic {
   source: string;
 }
 
+/**
+ * The type at a position (quick info, hover): `type` is the engine's whole display text
+ * (`function scale(value: number): number`), `documentation` the first paragraph of its
+ * documentation ("" when none), `kind` the engine's word for the symbol.
+ */
+export interface TypeInfo {
+  kind: string;
+  type: string;
+  documentation: string;
+}
+
+/** A function, method, class or file in a call hierarchy; library items as definitions are. */
+export interface CallItem {
+  path: string | null;
+  external?: string;
+  line: number;
+  column: number;
+  end_line: number;
+  kind: string;
+  name: string;
+  text: string;
+}
+
+/**
+ * One call of a call hierarchy, in depth-first order under the item asked about: its parent is
+ * the nearest entry before it with `depth - 1` (depth 1: the item asked about). Incoming: the
+ * entry calls its parent at `sites` (in the entry's own file); outgoing: the parent calls the
+ * entry at `sites` (in the parent's file).
+ */
+export interface CallEntry extends CallItem {
+  depth: number;
+  sites: Array<{ line: number; column: number }>;
+  /** Already expanded above it (recursion): its own calls are not listed again. */
+  cycle?: boolean;
+}
+
 export type Answer =
   | { kind: "definition"; engine: string; definitions: Definition[] }
   | { kind: "references"; engine: string; references: Reference[] }
@@ -92,7 +161,20 @@ export type Answer =
     leftOutNote?: string;
     /** Why the check stopped before every file was checked (a sentence), when it did. */
     stopped?: string;
-  };
+  }
+  | { kind: "implementations"; engine: string; definitions: Definition[] }
+  | { kind: "type_definitions"; engine: string; definitions: Definition[] }
+  | {
+    kind: "calls";
+    engine: string;
+    direction: "incoming" | "outgoing";
+    /** The item(s) at the position (empty: no function or class there). */
+    roots: CallItem[];
+    calls: CallEntry[];
+    /** Why the walk stopped before `depth` everywhere (a sentence), when it did. */
+    partial?: string;
+  }
+  | { kind: "type"; engine: string; info: TypeInfo | null };
 
 export interface AskOptions {
   signal: AbortSignal;
@@ -113,10 +195,12 @@ export interface Engine {
   readonly id: string;
   /** For sentences: "TypeScript/JavaScript", "Python". */
   readonly name: string;
+  /** The navigation questions it answers (none when absent): others are refused. */
+  readonly navigation?: ReadonlySet<NavigationKind>;
   /** True for a root-relative path whose questions this engine answers. */
   handles(path: string): boolean;
   /** Rejects with SemanticRefusal for something the model must fix or know. */
-  ask(ws: Workspace, query: Query, options: AskOptions): Promise<Answer>;
+  ask(ws: Workspace, query: Query | NavigationQuery, options: AskOptions): Promise<Answer>;
   /** The server wrote these root-relative files (`created`: new names). */
   touch(paths: string[], created: boolean): void;
   /** Ends the engine's worker; pending questions fail. Idempotent. */

@@ -4,7 +4,7 @@
  * the language-neutral ones of engine.ts.
  */
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
-import type { Answer, Diagnostic, Query } from "./engine.ts";
+import type { Answer, Diagnostic, NavigationQuery, Query } from "./engine.ts";
 
 export interface WorkerSettings {
   ws: WorkspaceOptions;
@@ -21,7 +21,7 @@ export type WorkerAnswer = WithoutEngine<Answer>;
 
 export type ToEngine =
   | { t: "open"; settings: WorkerSettings; cancel: SharedArrayBuffer }
-  | { t: "ask"; id: number; query: Query }
+  | { t: "ask"; id: number; query: Query | NavigationQuery }
   /** The server wrote these root-relative files (`created`: new names). */
   | { t: "touch"; paths: string[]; created: boolean };
 

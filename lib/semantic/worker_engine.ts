@@ -22,6 +22,10 @@ import {
   type AskOptions,
   type Diagnostic,
   type Engine,
+  isNavigation,
+  NAVIGATION_WORDS,
+  type NavigationKind,
+  type NavigationQuery,
   type Query,
   SemanticRefusal,
 } from "./engine.ts";
@@ -44,6 +48,8 @@ export interface WorkerEngineSpec {
   id: string;
   name: string;
   handles(path: string): boolean;
+  /** The navigation questions its worker answers (engine.ts); others are refused here. */
+  navigation?: readonly NavigationKind[];
   /** The worker module (it answers protocol.ts's messages). */
   worker: URL;
   /** What the worker may do beyond reading (lib/worker_start.ts). */
@@ -62,7 +68,7 @@ export interface WorkerEngineSpec {
 /** One question, waiting or with the worker. */
 interface Asked {
   id: number;
-  query: Query;
+  query: Query | NavigationQuery;
   resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
   progress?: (done: number, message: string) => void;
@@ -85,6 +91,7 @@ export const GRACE_MS = 1500;
 export class WorkerEngine implements Engine {
   readonly id: string;
   readonly name: string;
+  readonly navigation: ReadonlySet<NavigationKind>;
   readonly #spec: WorkerEngineSpec;
   readonly #idleMs: number;
   readonly #maxBytes: number;
@@ -104,6 +111,7 @@ export class WorkerEngine implements Engine {
     this.#spec = spec;
     this.id = spec.id;
     this.name = spec.name;
+    this.navigation = new Set(spec.navigation ?? []);
     this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.#maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
     this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
@@ -124,8 +132,15 @@ export class WorkerEngine implements Engine {
   }
 
   /** Asks the worker (started now if need be); rejects with SemanticRefusal for the model. */
-  ask(ws: Workspace, query: Query, options: AskOptions): Promise<Answer> {
+  ask(ws: Workspace, query: Query | NavigationQuery, options: AskOptions): Promise<Answer> {
     options.signal.throwIfAborted();
+    if (isNavigation(query) && !this.navigation.has(query.kind)) {
+      return Promise.reject(
+        new SemanticRefusal(
+          `The ${this.name} engine does not answer ${NAVIGATION_WORDS[query.kind]}`,
+        ),
+      );
+    }
     this.#clearIdle();
     return new Promise<Answer>((resolve, reject) => {
       const asked: Asked = {

@@ -6,13 +6,21 @@
  * answer, anything else a failure.
  */
 /// <reference lib="deno.worker" />
-import { type Query, SemanticRefusal } from "./engine.ts";
+import {
+  isNavigation,
+  NAVIGATION_WORDS,
+  type NavigationQuery,
+  type Query,
+  SemanticRefusal,
+} from "./engine.ts";
 import type { FromEngine, ToEngine, WorkerAnswer, WorkerSettings } from "./protocol.ts";
 
 /** An engine's state once opened over a workspace. */
 export interface EngineWorld {
   /** Answers question `id` (the cancellation flag holds `id` once it is cancelled). */
   answer(id: number, query: Query): WorkerAnswer | Promise<WorkerAnswer>;
+  /** Answers a navigation question (absent: the engine answers none, each is refused). */
+  navigate?(id: number, query: NavigationQuery): WorkerAnswer | Promise<WorkerAnswer>;
   /** The server wrote these root-relative files (`created`: new names). */
   touch(paths: readonly string[], created: boolean): void;
 }
@@ -47,6 +55,18 @@ class HostLoop {
     this.#queue = this.#queue.then(() => this.#handle(message));
   }
 
+  #ask(
+    world: EngineWorld,
+    id: number,
+    query: Query | NavigationQuery,
+  ): WorkerAnswer | Promise<WorkerAnswer> {
+    if (!isNavigation(query)) return world.answer(id, query);
+    if (world.navigate === undefined) {
+      throw new SemanticRefusal(`This engine does not answer ${NAVIGATION_WORDS[query.kind]}`);
+    }
+    return world.navigate(id, query);
+  }
+
   async #handle(message: ToEngine): Promise<void> {
     if (message.t === "open") {
       this.#opening = { settings: message.settings, cancel: message.cancel };
@@ -66,7 +86,7 @@ class HostLoop {
       // Let events already queued (a watcher's) arrive first.
       await new Promise((resolve) => setTimeout(resolve, 0));
       postToMain({ t: "begun", id });
-      postToMain({ t: "answer", id, answer: await this.#world.answer(id, message.query) });
+      postToMain({ t: "answer", id, answer: await this.#ask(this.#world, id, message.query) });
     } catch (error) {
       if (error instanceof SemanticRefusal) {
         postToMain({ t: "refused", id, message: error.message });

@@ -9,6 +9,7 @@ const TYPESCRIPT: WorkerEngineSpec = {
   id: "typescript",
   name: "TypeScript/JavaScript",
   handles: isScriptPath,
+  navigation: ["implementations", "type_definitions", "calls", "type"],
   worker: new URL("./worker.ts", import.meta.url),
   // TypeScript's system layer reads the environment the launch allows and the system's facts.
   needs: { environment: true },

@@ -342,6 +342,26 @@ export class SemanticQueries {
     }
     return out;
   }
+
+  /** For the navigation questions (navigation.ts): the project and offset of a position. */
+  located(at: FilePosition): { project: Project; path: string; offset: number } {
+    return this.#at(at);
+  }
+
+  /** The 1-based line and column of an offset in a file, with that line's text. */
+  placeOf(path: string, offset: number): { line: number; column: number; text: string } | null {
+    return this.#place(path, offset);
+  }
+
+  /** The text of `length` code units at `start` of a file ("" when it cannot be read). */
+  textAt(path: string, start: number, length: number): string {
+    return this.#linesOf(path)?.text.slice(start, start + length) ?? "";
+  }
+
+  /** A name or display text as answers show it: no absolute path of the root or the lib. */
+  shown(text: string): string {
+    return this.#withoutRoot(this.#shownName(text));
+  }
 }
 
 /** Why a diagnostics answer holds only part of its scope (the tool's text and structure). */

@@ -12,11 +12,12 @@ import type ts from "typescript";
 import { Workspace } from "../../workspace/workspace.ts";
 import { isGitName } from "../../workspace/names.ts";
 import { isTempName } from "../../workspace/temp_names.ts";
-import type { Query } from "../engine.ts";
+import type { NavigationQuery, Query } from "../engine.ts";
 import type { WorkerAnswer, WorkerSettings } from "../protocol.ts";
 import { hostEngine, postToMain as post } from "../worker_host.ts";
 import { ProjectSet } from "./projects.ts";
 import { SemanticQueries } from "./queries.ts";
+import { MAX_CALL_DEPTH, NavigationQueries } from "./navigation.ts";
 import { TypeFiles } from "./type_files.ts";
 
 type TS = typeof ts;
@@ -29,6 +30,7 @@ class SemanticWorld {
   readonly #files: TypeFiles;
   readonly #projects: ProjectSet;
   readonly #queries: SemanticQueries;
+  readonly #navigation: NavigationQueries;
   readonly #flag: Int32Array;
   #current = 0;
   #stale = false;
@@ -64,6 +66,7 @@ class SemanticWorld {
       this.#projects,
       () => this.#projects.reset(),
     );
+    this.#navigation = new NavigationQueries(tsModule, this.#files, this.#queries);
     this.#files.onRead = () => {
       this.#read++;
       this.#progress(this.#read, "files read");
@@ -109,7 +112,8 @@ class SemanticWorld {
     }
   }
 
-  answer(id: number, query: Query): WorkerAnswer {
+  /** A new question: files are stamped afresh, and projects read again if a config changed. */
+  #begin(id: number): void {
     this.#current = id;
     this.#read = 0;
     this.#files.newEpoch();
@@ -118,6 +122,28 @@ class SemanticWorld {
       this.#stale = false;
       this.#projects.reset();
     }
+  }
+
+  navigate(id: number, query: NavigationQuery): WorkerAnswer {
+    this.#begin(id);
+    const nav = this.#navigation;
+    switch (query.kind) {
+      case "implementations":
+        return { kind: "implementations", definitions: nav.implementations(query.at) };
+      case "type_definitions":
+        return { kind: "type_definitions", definitions: nav.typeDefinitions(query.at) };
+      case "type":
+        return { kind: "type", info: nav.type(query.at) };
+      case "calls": {
+        const depth = Math.min(Math.max(1, Math.trunc(query.depth)), MAX_CALL_DEPTH);
+        const walk = nav.calls(query.at, query.direction, depth);
+        return { kind: "calls", direction: query.direction, ...walk };
+      }
+    }
+  }
+
+  answer(id: number, query: Query): WorkerAnswer {
+    this.#begin(id);
     switch (query.kind) {
       case "definition":
         return { kind: "definition", definitions: this.#queries.definitions(query.at) };
