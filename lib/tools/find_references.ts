@@ -13,6 +13,9 @@ import { cutLine } from "../read/long_lines.ts";
 import type { Engine, FilePosition } from "../semantic/engine.ts";
 import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { recordContentLines, recordShownLines, type ShownLine } from "./shown_lines.ts";
+import { splitQualifiedName } from "../symbols/qualified_name.ts";
+import { qualifiedDefinitions, qualifiedPlace } from "./qualified_definitions.ts";
+import { ELSEWHERE_SHOWN } from "./definition_tally.ts";
 
 const MAX_CONTEXT = 10;
 const DEFINITION_MARK = "  [definition]";
@@ -20,7 +23,7 @@ const DEFINITION_MARK = "  [definition]";
 const inputSchema = {
   type: "object",
   properties: {
-    name: { type: "string", description: "Identifier (exact); with line: on it" },
+    name: { type: "string", description: "Identifier or Class.member; with line: on it" },
     path: { type: "string", description: "File or folder; with line: the file" },
     line: { type: "integer", minimum: 1, description: "Line of a position (1-based)" },
     occurrence: { type: "integer", minimum: 1, description: "Nth such name on the line" },
@@ -58,6 +61,7 @@ const outputSchema = {
     total: { type: "integer", description: "References in scope" },
     total_files: { type: "integer", description: "Files with references" },
     skipped: { type: "integer", description: "Candidates not parsed" },
+    partial_files: { type: "integer", description: "Not fully parsed" },
     offset: { type: "integer", description: "First shown" },
     next_offset: { type: "integer", description: "Next offset" },
     truncated: { type: "boolean", description: "More follow" },
@@ -230,8 +234,15 @@ async function byNames(
   ctx: ToolContext,
 ): Promise<ToolResult> {
   const ws = ctx.workspace;
-  const { name, include_definitions: withDefinitions } = input;
-  checkName(name);
+  checkName(input.name);
+  const qualified = splitQualifiedName(input.name);
+  if (qualified === null) {
+    throw new ToolError(
+      `Invalid name "${input.name}": give an identifier, or Container.name / Container::name`,
+    );
+  }
+  const name = qualified.member;
+  const withDefinitions = input.include_definitions;
   const context = input["-C"] ?? 0;
   // The parser workers start while the candidate scan runs.
   ctx.session.symbols.warm(ctx.workspace);
@@ -241,13 +252,22 @@ async function byNames(
     ignoreCase: false,
   });
   const maxBytes = ctx.config.maxReadBytes;
+  let narrowed: Narrowed | null = null;
   // The index hears of the scan once the parse is done (symbolCandidates).
-  const files = await ctx.session.symbols.references(ws, candidates, { name, context }, {
-    signal: ctx.signal,
-    maxBytes,
-    progress: (n) => ctx.progress(n, candidates.length, "files parsed"),
-  }).finally(release);
+  const files = await (async () => {
+    if (qualified.container !== null) {
+      narrowed = await narrowTo(ctx, { name, parts: qualified.parts }, candidates);
+      if (narrowed.inside.size === 0) return [];
+    }
+    return await ctx.session.symbols.references(ws, candidates, { name, context }, {
+      signal: ctx.signal,
+      maxBytes,
+      progress: (n) => ctx.progress(n, candidates.length, "files parsed"),
+    });
+  })().finally(release);
+  const miss = narrowed === null ? null : narrowedMiss(narrowed, name, qualified.container!);
   const held: Held[] = [];
+  const partial: string[] = [];
   let skipped = 0;
   let totalFiles = 0;
   for (const file of files) {
@@ -256,10 +276,13 @@ async function byNames(
       skipped++;
       continue;
     }
+    if (file.partial) partial.push(`${file.path}${file.errorLine ? `:${file.errorLine}` : ""}`);
     const lines = file.lines ?? {};
     const before = held.length;
     for (const [line, column, definition] of file.references ?? []) {
       if (definition && !withDefinitions) continue;
+      // A definition of the name in another container than the one asked for.
+      if (definition && isOutside(narrowed, file.path, line)) continue;
       const last = held[held.length - 1];
       if (held.length > before && last.entry.line === line) {
         last.entry.definition ||= definition;
@@ -273,9 +296,67 @@ async function byNames(
   return await finish(input, ctx, held, context, {
     files: totalFiles,
     skipped,
+    partial,
     resolution: "names",
-    none: `No references to "${name}" found in code (${candidates.length} files mention it)`,
+    none: miss ??
+      `No references to "${name}" found in code (${candidates.length} source files mention it)`,
+    ...(narrowed === null ? {} : { notes: narrowedNotes(narrowed, name) }),
   });
+}
+
+/** A qualified name's definitions: those in the asked container, and those elsewhere. */
+interface Narrowed {
+  /** `path:line` of the definitions in the asked container. */
+  inside: Set<string>;
+  /** `path:line` of the definitions of the name in other containers. */
+  outside: Set<string>;
+  /** The first of those elsewhere, in their qualified form with file and line. */
+  elsewhere: string[];
+}
+
+async function narrowTo(
+  ctx: ToolContext,
+  query: { name: string; parts: readonly string[] },
+  candidates: readonly string[],
+): Promise<Narrowed> {
+  const { inside, outside } = await qualifiedDefinitions(ctx, query, candidates);
+  const at = (f: { path: string; line: number }) => `${f.path}:${f.line}`;
+  return {
+    inside: new Set(inside.map(at)),
+    outside: new Set(outside.map(at)),
+    elsewhere: outside.map(qualifiedPlace),
+  };
+}
+
+function isOutside(narrowed: Narrowed | null, path: string, line: number): boolean {
+  if (narrowed === null) return false;
+  const at = `${path}:${line}`;
+  return narrowed.outside.has(at) && !narrowed.inside.has(at);
+}
+
+/** The answer when the asked container defines no such member: where the name is defined. */
+function narrowedMiss(narrowed: Narrowed, name: string, container: string): string | null {
+  if (narrowed.inside.size > 0) return null;
+  if (narrowed.elsewhere.length === 0) {
+    return `No definitions of "${name}" in "${container}" (nor anywhere else in scope), so no ` +
+      `references; search the bare name "${name}" for every use`;
+  }
+  const shown = narrowed.elsewhere.slice(0, ELSEWHERE_SHOWN).join(", ");
+  const more = narrowed.elsewhere.length - ELSEWHERE_SHOWN;
+  return `No definitions of "${name}" in "${container}"; "${name}" is defined as ${shown}` +
+    `${more > 0 ? `, and ${more} more` : ""}`;
+}
+
+/** The note of a narrowed answer: uses are by name; other containers' definitions left out. */
+function narrowedNotes(narrowed: Narrowed, name: string): string[] {
+  if (narrowed.inside.size === 0) return [];
+  const left = narrowed.outside.size;
+  const others = left === 0
+    ? ""
+    : `; ${left} definitions of "${name}" in other containers left out: ` +
+      narrowed.elsewhere.slice(0, ELSEWHERE_SHOWN).join(", ") +
+      (left > ELSEWHERE_SHOWN ? `, and ${left - ELSEWHERE_SHOWN} more` : "");
+  return [`[uses of "${name}" are matched by name, not resolved to the container${others}]`];
 }
 
 async function finish(
@@ -286,9 +367,13 @@ async function finish(
   about: {
     files: number;
     skipped: number;
+    /** Candidates not fully parsed, each with the line of its first error when known. */
+    partial?: string[];
     resolution: "types" | "names";
     engine?: string;
     none: string;
+    /** Lines after the references (a qualified name's narrowing). */
+    notes?: string[];
   },
 ): Promise<ToolResult> {
   const { skipped } = about;
@@ -326,6 +411,16 @@ async function finish(
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
   }
   if (lines.length === 0) lines.push(held.length > 0 ? "No more references" : about.none);
+  lines.push(...(about.notes ?? []));
+  const partial = about.partial ?? [];
+  if (partial.length > 0) {
+    const shown = partial.slice(0, 3).join(", ") +
+      (partial.length > 3 ? ` (+${partial.length - 3} more)` : "");
+    lines.push(
+      `[${partial.length} of the files that mention it could not be fully parsed, so ` +
+        `references in them may be missing: ${shown}]`,
+    );
+  }
   if (skipped > 0) {
     lines.push(
       `[${skipped} files that mention it were not parsed: binary or over --max-read-bytes]`,
@@ -336,8 +431,9 @@ async function finish(
     total: held.length,
     total_files: about.files,
     skipped,
-    offset,
   };
+  if (partial.length > 0) structured.partial_files = partial.length;
+  structured.offset = offset;
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
   structured.truncated = page.nextOffset !== undefined;
   structured.resolution = about.resolution;

@@ -12,12 +12,12 @@ import {
 } from "./symbol_scope.ts";
 import { ToolError } from "./tool.ts";
 import { candidatePattern, type NameMatch } from "../symbols/candidates.ts";
-import { type CodeSymbol, SYMBOL_KINDS, type SymbolKind } from "../symbols/types.ts";
+import { SYMBOL_KINDS, type SymbolKind } from "../symbols/types.ts";
 import type { FileOutcome } from "../symbols/service.ts";
-import { enclosingNames, endsWithParts, splitQualifiedName } from "../symbols/qualified_name.ts";
+import { splitQualifiedName } from "../symbols/qualified_name.ts";
 import { ModulePaths } from "../symbols/module_path.ts";
+import { collect, inAskedContainer, qualifiedPlace, qualify } from "./qualified_definitions.ts";
 import { recordLinesAt } from "./shown_lines.ts";
-import { languageOf } from "../symbols/languages.ts";
 import type { SearchScope } from "../search/scope.ts";
 
 const MATCHES: NameMatch[] = ["exact", "prefix", "substring"];
@@ -85,36 +85,6 @@ function nameTest(name: string, match: NameMatch, ignoreCase: boolean): (s: stri
   return (s) => fold(s) === want;
 }
 
-/** The definitions in one file's symbol tree that pass, sorted by line (then column). */
-function collect(
-  path: string,
-  symbols: readonly CodeSymbol[],
-  keep: (s: CodeSymbol) => boolean,
-): Found[] {
-  const out: Array<Found & { column: number }> = [];
-  const visit = (list: readonly CodeSymbol[]) => {
-    for (const s of list) {
-      if (keep(s)) {
-        const found: Found & { column: number } = {
-          path,
-          line: s.line,
-          end_line: s.end_line,
-          kind: s.kind,
-          name: s.name,
-          column: s.column,
-        };
-        if (s.container !== undefined) found.container = s.container;
-        if (s.scope !== undefined) found.scope = s.scope;
-        out.push(found);
-      }
-      if (s.children !== undefined) visit(s.children);
-    }
-  };
-  visit(symbols);
-  return out.sort((a, b) => a.line - b.line || a.column - b.column)
-    .map(({ column: _, ...found }) => found);
-}
-
 function textLine(f: Found): string {
   return `${f.path}:${f.line}: ${f.kind} ${f.name}${f.container ? `  (in ${f.container})` : ""}`;
 }
@@ -142,21 +112,6 @@ function someFiles(paths: readonly string[]): string {
 function kindCounts(counts: ReadonlyMap<string, number>): string {
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .map(([kind, n]) => `${kind} (${n})`).join(", ");
-}
-
-/** The separator of a language's qualified names. */
-function separatorOf(path: string): string {
-  const id = languageOf(path)?.id;
-  return id === "rust" || id === "cpp" || id === "c" || id === "ruby" ? "::" : ".";
-}
-
-/**
- * `fastapi.routing.APIRouter (fastapi/routing.py:12)`: where a definition outside the asked
- * container is, in its language's qualified form (its first module reading).
- */
-function qualifiedPlace(f: Found): string {
-  const path = [...(f.qualifiers?.[0] ?? []), f.name].join(separatorOf(f.path));
-  return `${path} (${f.path}:${f.line})`;
 }
 
 /** What was asked, checked: the member's name, the container's parts, the filters. */
@@ -244,15 +199,6 @@ async function parseCandidates(
   return notes;
 }
 
-/** Gives each definition its qualified paths: each module reading, then its enclosing names. */
-async function qualify(modules: ModulePaths, path: string, named: Found[]): Promise<void> {
-  const readings = await modules.of(path);
-  for (const f of named) {
-    const enclosing = enclosingNames(f);
-    f.qualifiers = readings.map((module) => [...module, ...enclosing]);
-  }
-}
-
 /** The candidates named in the notes: partly parsed, and how many were not parsed. */
 function fileNotes(
   candidates: readonly string[],
@@ -321,9 +267,7 @@ async function run(input: FindSymbolInput, ctx: ToolContext): Promise<ToolResult
   // Each file's definitions of the name go to the tally as its outcome arrives, which keeps only
   // the page and counts the rest (the symbol trees are not held either: a prefix over the whole
   // kernel tree parses every file and matches a million definitions).
-  const inContainer = (f: Found) =>
-    parts.length === 0 ||
-    (f.qualifiers ?? []).some((path) => endsWithParts(path, parts, ignoreCase));
+  const inContainer = (f: Found) => inAskedContainer(f, parts, ignoreCase);
   const tally = new DefinitionTally(found.candidates, { inContainer, kind }, {
     request: {
       offset: input.offset,

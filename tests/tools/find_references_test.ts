@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { findReferencesTool } from "../../lib/tools/find_references.ts";
 import { call, text, toolTest } from "./helpers.ts";
+import ts from "typescript";
 
 const TREE = {
   "src/count.ts": [
@@ -146,5 +147,89 @@ toolTest("find_references: pages by references; the pages add up to the whole", 
 
 toolTest("find_references: nothing in code is said plainly", TREE, async (h) => {
   const result = await call(findReferencesTool, { name: "recount" }, h);
-  assert.equal(text(result), 'No references to "recount" found in code (1 files mention it)');
+  assert.equal(
+    text(result),
+    'No references to "recount" found in code (1 source files mention it)',
+  );
 });
+
+const ROUTES = {
+  "fastapi/__init__.py": "",
+  "fastapi/routing.py": [
+    "class APIRoute:",
+    "    def matches(self, scope):",
+    "        return scope",
+    "",
+    "class Mount:",
+    "    def matches(self, scope):",
+    "        return None",
+    "",
+    "def handle(route, scope):",
+    "    return route.matches(scope)",
+    "",
+  ].join("\n"),
+  "docs/routing.md": "APIRoute.matches is documented here\n",
+};
+
+toolTest(
+  "find_references: a qualified name keeps that container's definition and leaves the others out",
+  ROUTES,
+  async (h) => {
+    const result = await call(findReferencesTool, { name: "APIRoute.matches" }, h);
+    assert.equal(
+      text(result),
+      "fastapi/routing.py:2:    def matches(self, scope):  [definition]\n" +
+        "fastapi/routing.py:10:    return route.matches(scope)\n" +
+        '[uses of "matches" are matched by name, not resolved to the container; 1 definitions ' +
+        'of "matches" in other containers left out: fastapi.routing.Mount.matches ' +
+        "(fastapi/routing.py:6)]",
+    );
+    assert.equal(result.structuredContent?.total, 2);
+    // The bare name still finds both definitions.
+    const bare = await call(findReferencesTool, { name: "matches" }, h);
+    assert.equal(bare.structuredContent?.total, 3);
+  },
+);
+
+toolTest(
+  "find_references: a qualified name whose container defines no such member says where it is",
+  ROUTES,
+  async (h) => {
+    const result = await call(findReferencesTool, { name: "Router.matches" }, h);
+    assert.equal(
+      text(result),
+      'No definitions of "matches" in "Router"; "matches" is defined as ' +
+        "fastapi.routing.APIRoute.matches (fastapi/routing.py:2), fastapi.routing.Mount.matches " +
+        "(fastapi/routing.py:6)",
+    );
+    assert.equal(result.structuredContent?.total, 0);
+  },
+);
+
+toolTest(
+  "find_references: candidates that could not be fully parsed are counted and named with their line",
+  {
+    "src/ok.ts": "export function target(): void {}\ntarget();\n",
+    "src/broken.ts": "export function other() {\n  target();\n  const = 1;\n}\n",
+  },
+  async (h) => {
+    const result = await call(findReferencesTool, { name: "target" }, h);
+    const source = ts.createSourceFile(
+      "broken.ts",
+      Deno.readTextFileSync(`${h.root}/src/broken.ts`),
+      ts.ScriptTarget.Latest,
+      true,
+    );
+    // deno-lint-ignore no-explicit-any
+    const first = (source as any).parseDiagnostics[0] as ts.Diagnostic;
+    const line = source.getLineAndCharacterOfPosition(first.start!).line + 1;
+    assert.match(
+      text(result),
+      new RegExp(
+        `\\n\\[1 of the files that mention it could not be fully parsed, so references in them ` +
+          `may be missing: src/broken\\.ts:${line}\\]$`,
+      ),
+    );
+    assert.equal(result.structuredContent?.partial_files, 1);
+  },
+);
