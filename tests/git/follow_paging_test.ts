@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { gitLogTool } from "../../lib/tools/git_log.ts";
 import { call, text } from "../tools/helpers.ts";
-import { gitHarness, hasGit, makeRepo, naive } from "./fixture.ts";
+import { gitHarness, makeRepo, naive } from "./fixture.ts";
 
 const NAMES = ["algo.go", "src/algo.go", "src/algo/algo.go"];
 const FILE = NAMES[NAMES.length - 1];
@@ -59,7 +59,6 @@ function shorts(commits: unknown): string[] {
 Deno.test({
   name:
     "git_log follow: pages are cut from one --follow list: disjoint, whole, and a far offset ends",
-  ignore: !hasGit(),
   fn: async () => {
     const repo = makeRepo({ "README.md": "fixture\n" });
     const stream = new TextEncoder().encode(history("refs/heads/main^0"));
