@@ -2,24 +2,37 @@
  * go_to_definition: where the symbol at a position is declared (docs/tools.md
  * "go_to_definition"). A file an engine handles (lib/semantic/router/engines.ts): that engine's
  * answer (`resolution: "types"`, `engine` named); other files: the name-based definitions of
- * the identifier at that position from syntax trees (`resolution: "names"`).
+ * the identifier at that position from syntax trees (`resolution: "names"`). With `target`, an
+ * engine's implementations or type definitions instead; every engine answer carries the type at
+ * the position (quick info) when the engine gives it.
  */
-import type { Tool, ToolContext, ToolResult } from "./tool.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import {
   askEngine,
   engineFor,
+  engineLanguages,
   identifierOf,
   positionProperties,
   readPosition,
 } from "./semantic_support.ts";
 import { definitionsByName } from "./name_definitions.ts";
-import type { Definition } from "../semantic/engine.ts";
+import type { Definition, Engine, FilePosition, TypeInfo } from "../semantic/engine.ts";
+import { typeAt, typeLines } from "./type_at.ts";
 import { recordLinesAt } from "./shown_lines.ts";
 
 const inputSchema = {
   type: "object",
-  properties: positionProperties("position"),
+  properties: {
+    ...positionProperties("position"),
+    target: {
+      type: "string",
+      enum: ["definition", "implementations", "type"],
+      default: "definition",
+      description: "implementations: of an interface, abstract member or class; type: where " +
+        "its type is declared",
+    },
+  },
   required: ["path", "line"],
   additionalProperties: false,
 };
@@ -57,6 +70,8 @@ const outputSchema = {
       description: "types: by engine; names: by spelling",
     },
     engine: { type: "string", description: "Engine id" },
+    type: { type: "string", description: "Quick info" },
+    documentation: { type: "string", description: "Doc, first paragraph" },
   },
   required: ["definitions", "resolution"],
   additionalProperties: false,
@@ -65,16 +80,49 @@ const outputSchema = {
 function textLine(d: Definition): string {
   const where = d.path ?? d.external ?? "(outside)";
   const span = d.end_line > d.line ? `, to line ${d.end_line}` : "";
-  return `${where}:${d.line}:${d.column}: ${d.text}  [${d.kind} ${d.name}${span}]`;
+  // An implementation TypeScript gives no kind (an object literal) shows its name alone.
+  const what = d.kind === "" ? d.name : `${d.kind} ${d.name}`;
+  return `${where}:${d.line}:${d.column}: ${d.text}  [${what}${span}]`;
+}
+
+type Target = "definition" | "implementations" | "type";
+
+/** What each target asks the engine, and its words. */
+const TARGETS = {
+  definition: { kind: "definition", none: "definition" },
+  implementations: { kind: "implementations", none: "implementations" },
+  type: { kind: "type_definitions", none: "type definition" },
+} as const;
+
+/** The engine's declarations for `target` at a position. */
+async function askTarget(
+  ctx: ToolContext,
+  engine: Engine,
+  asked: { at: FilePosition; target: Target },
+): Promise<Definition[]> {
+  const { at, target } = asked;
+  const answer = await askEngine(
+    ctx,
+    engine,
+    target === "definition" ? { kind: "definition", at } : { kind: TARGETS[target].kind, at },
+  );
+  return "definitions" in answer ? answer.definitions : [];
 }
 
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const at = readPosition(ctx, args);
+  const target = (args.target ?? "definition") as Target;
   const engine = engineFor(ctx, at.path);
   let definitions: Definition[];
+  let type: TypeInfo | null = null;
   if (engine !== null) {
-    const answer = await askEngine(ctx, engine, { kind: "definition", at });
-    definitions = answer.kind === "definition" ? answer.definitions : [];
+    definitions = await askTarget(ctx, engine, { at, target });
+    type = await typeAt(ctx, engine, at);
+  } else if (target !== "definition") {
+    throw new ToolError(
+      `target "${target}" needs a type engine, and "${at.path}" is not a ` +
+        `${engineLanguages(ctx)} file; leave target out for the definitions by name`,
+    );
   } else definitions = await definitionsByName(ctx, identifierOf(ctx, at));
   const where = at.name !== undefined
     ? `"${at.name}" on line ${at.line}`
@@ -83,21 +131,25 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   await recordLinesAt(ctx, definitions.map((d) => ({ path: d.path, line: d.line, text: d.text })));
   const lines = definitions.length > 0
     ? definitions.map(textLine)
-    : [`No definition found for ${where} of "${at.path}"`];
-  return {
-    content: [{ type: "text", text: lines.join("\n") }],
-    structuredContent: engine !== null
-      ? { definitions, resolution: "types", engine: engine.id }
-      : { definitions, resolution: "names" },
-  };
+    : [`No ${TARGETS[target].none} found for ${where} of "${at.path}"`];
+  lines.push(...typeLines(type));
+  const structured: Record<string, unknown> = engine !== null
+    ? { definitions, resolution: "types", engine: engine.id }
+    : { definitions, resolution: "names" };
+  if (type !== null && type.type !== "") {
+    structured.type = type.type;
+    if (type.documentation !== "") structured.documentation = type.documentation;
+  }
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 
 export const goToDefinitionTool: Tool = {
   name: "go_to_definition",
   title: "Go to definition",
   description: "Where the symbol at a position (path, line, name or column) is declared. TS/JS: " +
-    "TypeScript's checker (imports, re-exports, overloads); other languages: find_symbol's " +
-    "answer for the name. Prefer it to grep for common names. `path:line:column: text  [kind " +
+    "TypeScript's checker (imports, re-exports, overloads), with its type and doc; other " +
+    "languages: find_symbol's answer for the name. Prefer it to grep for common names. " +
+    "target: implementations or type declaration instead. `path:line:column: text  [kind " +
     "name, to line N]`; lib types: path null.",
   inputSchema,
   outputSchema,

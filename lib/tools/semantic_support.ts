@@ -10,6 +10,7 @@ import {
   type Answer,
   type Engine,
   type FilePosition,
+  type NavigationQuery,
   type Query,
   SemanticRefusal,
 } from "../semantic/engine.ts";
@@ -85,7 +86,7 @@ export function engineLanguages(ctx: ToolContext): string {
 export async function askEngine(
   ctx: ToolContext,
   engine: Engine,
-  query: Query,
+  query: Query | NavigationQuery,
 ): Promise<Answer> {
   try {
     return await engine.ask(ctx.workspace, query, {
