@@ -7,7 +7,7 @@ import denoJson from "./deno.json" with { type: "json" };
 import { tuneAllocator } from "./lib/cli/allocator.ts";
 import { parseArgs, usage } from "./lib/cli/args.ts";
 import { TOOL_GROUPS } from "./lib/cli/tool_selection.ts";
-import { revokeUnused } from "./lib/cli/permissions.ts";
+import { revokeGit, revokeUnused } from "./lib/cli/permissions.ts";
 import { chooseCacheDir } from "./lib/index/store/cache_dir.ts";
 import { type CacheWriterHandle, startCacheWriter } from "./lib/index/store/cache_owner.ts";
 import { startIndexEarly } from "./lib/index/early_start.ts";
@@ -17,7 +17,10 @@ import { catalogMethods } from "./lib/features/catalog.ts";
 import type { LoadedFeatures } from "./lib/features/load.ts";
 import { coreMethods } from "./lib/features/lifecycle.ts";
 import { log, setLogLevel } from "./lib/log.ts";
-import { Server } from "./lib/server/server.ts";
+import { type ByteSource, Server } from "./lib/server/server.ts";
+import type { MethodTable } from "./lib/server/method.ts";
+import type { Config } from "./lib/config.ts";
+import type { Relay } from "./lib/daemon/relay.ts";
 import type { ToolAvailability } from "./lib/tools/index.ts";
 import { chooseRoot, type RootChoice } from "./lib/workspace/root.ts";
 
@@ -28,6 +31,9 @@ const NAME = "shipcode-mcp";
  * import) before answering anything. `deno compile --include lib/` bundles it all the same.
  */
 const FEATURES = new URL("./lib/features/load.ts", import.meta.url).href;
+/** The relay (this process passes the session to the shared daemon) and the daemon itself. */
+const RELAY = new URL("./lib/daemon/relay.ts", import.meta.url).href;
+const DAEMON = new URL("./lib/daemon/daemon.ts", import.meta.url).href;
 const VERSION: string = denoJson.version;
 /** How long SIGINT/SIGTERM wait for queued answers to be written before exiting. */
 const SHUTDOWN_FLUSH_MS = 1000;
@@ -60,6 +66,10 @@ async function main(): Promise<number> {
   const config = parsed.config;
   setLogLevel(config.logLevel);
   log.debug(allocator);
+  if (config.serveDaemon) {
+    const daemon = await import(DAEMON) as typeof import("./lib/daemon/daemon.ts");
+    return await daemon.serveDaemon(config, VERSION);
+  }
 
   let choice: RootChoice;
   try {
@@ -115,8 +125,21 @@ async function main(): Promise<number> {
     return features ??= (import(FEATURES) as Promise<typeof import("./lib/features/load.ts")>)
       .then((module) => module.loadFeatures(choice.root, config, available, cache, early));
   };
+  // Through the shared daemon (lib/daemon/), when asked and a workspace is served: after the
+  // initialize answer, the relay connects (starting the daemon when none answers); when it
+  // cannot, the session runs here, as with --no-daemon, and one stderr line says why.
+  const relayed = config.daemon && choice.root !== null && Deno.build.os !== "windows";
+  let relay: Relay | null = null;
+  let table: Promise<MethodTable> | undefined;
+  const loadTable = () =>
+    table ??= relayed
+      ? throughDaemon(choice.root!, config, load).then((through) => {
+        relay = through.relay;
+        return through.table;
+      })
+      : load().then((loaded) => loaded.table);
   const server = new Server(coreMethods({ name: NAME, version: VERSION }), {
-    later: { methods: catalogMethods(), load: () => load().then((loaded) => loaded.table) },
+    later: { methods: catalogMethods(), load: loadTable },
   });
 
   const stop = () => {
@@ -128,15 +151,67 @@ async function main(): Promise<number> {
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
 
-  const served = server.serve(Deno.stdin, Deno.stdout, {
+  // A relay whose host closed stdin lets the calls in the daemon finish for at most
+  // SHUTDOWN_FLUSH_MS, then cancels what is left.
+  const input = relayed ? boundedAtEnd(Deno.stdin, () => server.shutdown()) : Deno.stdin;
+  const served = server.serve(input, Deno.stdout, {
     maxMessageBytes: config.maxMessageBytes,
-    onInitialized: () => load().then((loaded) => loaded.warm()),
+    onInitialized: () => {
+      if (relayed) loadTable();
+      else load().then((loaded) => loaded.warm());
+    },
   });
   await served;
   // A session that ended before any feature loaded gives up the rest all the same.
   giveUp(false);
   (await features)?.close();
+  await (relay as Relay | null)?.close(SHUTDOWN_FLUSH_MS);
   return 0;
+}
+
+/** `input` whose end starts a timer that runs `stop` after SHUTDOWN_FLUSH_MS. */
+function boundedAtEnd(input: ByteSource, stop: () => void): ByteSource {
+  return {
+    async read(buffer) {
+      const n = await input.read(buffer);
+      if (n === null) Deno.unrefTimer(setTimeout(stop, SHUTDOWN_FLUSH_MS));
+      return n;
+    },
+  };
+}
+
+/**
+ * The method table of a relayed session: the daemon's, or this process's own features (loaded
+ * by `local`) when there can be no daemon, said in one stderr line.
+ */
+async function throughDaemon(
+  root: string,
+  config: Config,
+  local: () => Promise<LoadedFeatures>,
+): Promise<{ table: MethodTable; relay: Relay | null }> {
+  const module = await import(RELAY) as typeof import("./lib/daemon/relay.ts");
+  const plan = await module.planRelay(root, config, {
+    version: VERSION,
+    // From source, the daemon runs with the start task's flags (the launch line's words).
+    runFlags: module.runFlags(denoJson.tasks.start.command),
+  });
+  let why: string;
+  if ("why" in plan) why = plan.why;
+  else {
+    const relay = new module.Relay(plan);
+    try {
+      await relay.connect();
+      // The relay runs git never: only the daemon does.
+      revokeGit();
+      return { table: relay.table(), relay };
+    } catch (error) {
+      why = `the shared daemon did not start: ${error instanceof Error ? error.message : error}`;
+    }
+  }
+  log.warn(`${why}; this session runs in its own process (as with --no-daemon)`);
+  const loaded = await local();
+  loaded.warm();
+  return { table: loaded.table, relay: null };
 }
 
 Deno.exit(await main());

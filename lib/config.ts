@@ -35,7 +35,22 @@ export interface Config {
   cacheDir: string | null;
   /** --no-cache: the index stays in memory and nothing is written anywhere. */
   noCache: boolean;
+  /**
+   * The work runs in the shared daemon of the workspace key and this process relays to it
+   * (lib/daemon/); false with --no-daemon: everything runs in this one process.
+   */
+  daemon: boolean;
+  /** --daemon-idle-s: seconds a daemon waits after its last session before it ends (0: none). */
+  daemonIdleS: number;
+  /** --serve-daemon: this process is the daemon a relay started (not for hosts). */
+  serveDaemon: boolean;
 }
+
+/**
+ * Whether sessions use the shared daemon unless told (--daemon / --no-daemon). Off until the
+ * daemon has been proven in hosts; where Unix sockets cannot be used it is off whatever is said.
+ */
+export const DAEMON_BY_DEFAULT = false;
 
 export const MIB = 1024 * 1024;
 
@@ -58,5 +73,8 @@ export function defaultConfig(): Config {
     indexMaxMib: 256,
     cacheDir: null,
     noCache: false,
+    daemon: DAEMON_BY_DEFAULT && Deno.build.os !== "windows",
+    daemonIdleS: 600,
+    serveDaemon: false,
   };
 }

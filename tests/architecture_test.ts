@@ -134,11 +134,13 @@ function everyFile(dir: string): string[] {
   return out;
 }
 
-Deno.test("architecture: lib/git/runner.ts is the only code in lib/ that starts a process", () => {
+Deno.test("architecture: lib/git/runner.ts is the only code in lib/ that starts a process, but the daemon's start", () => {
   const spawners = sourceFiles("lib").filter((file) =>
     /\bDeno\.(?:Command|run)\b/.test(Deno.readTextFileSync(`${ROOT}${file}`))
   );
-  assert.deepEqual(spawners, ["lib/git/runner.ts"]);
+  // The one exception: a relay starts the shared daemon, which is this program itself (never
+  // another), named as the launch line's --allow-run grants it.
+  assert.deepEqual(spawners, ["lib/daemon/launch.ts", "lib/git/runner.ts"]);
 });
 
 Deno.test("architecture: lib/cli/allocator.ts is the only code that loads native code", () => {
@@ -217,6 +219,11 @@ const FS_ALLOWED: Record<string, string> = {
     "reads TypeScript's own lib .d.ts files from its npm package",
   "lib/semantic/typescript/worker.ts": "watches the tree to drop stale programs (no content)",
   "lib/symbols/parser_worker.ts": "loads its own grammar .wasm files (lib/symbols/grammars)",
+  "lib/daemon/socket_folder.ts": "checks and makes the daemons' own socket folder",
+  "lib/daemon/daemon.ts": "the daemon's own lock and socket files in the socket folder",
+  "lib/daemon/build_id.ts": "stats the program's own files for its build id (no content)",
+  "lib/daemon/key.ts": "takes the root's real path, device and inode for the key (no content)",
+  "lib/daemon/launch.ts": "takes the real path of this program's executable",
 };
 
 /** The lines of `text` that call the file system, comments left out. */

@@ -23,7 +23,15 @@ type SwitchKey = {
 /** One flag: its spelling, what it sets, and its line of help. */
 type Flag =
   | { name: string; help: string; kind: "switch"; key: SwitchKey; value: boolean }
-  | { name: string; help: string; kind: "number"; key: NumberKey; min: number; arg: "N" }
+  | {
+    name: string;
+    help: string;
+    kind: "number";
+    key: NumberKey;
+    min: number;
+    max?: number;
+    arg: "N";
+  }
   | { name: "--root"; help: string; kind: "root"; arg: "DIR" }
   | { name: "--cache-dir"; help: string; kind: "cache-dir"; arg: "DIR" }
   | { name: "--log-level"; help: string; kind: "log-level"; arg: "LEVEL" }
@@ -143,6 +151,39 @@ export const FLAGS: readonly Flag[] = [
     help: "keep the index in memory only: nothing is written anywhere",
   },
   {
+    name: "--daemon",
+    kind: "switch",
+    key: "daemon",
+    value: true,
+    help: "serve through the shared daemon of this workspace: this process relays stdio to one " +
+      "warm server that every session with the same root and flags shares (Linux and macOS)",
+  },
+  {
+    name: "--no-daemon",
+    kind: "switch",
+    key: "daemon",
+    value: false,
+    help: "serve in this one process (no shared daemon)",
+  },
+  {
+    name: "--daemon-idle-s",
+    kind: "number",
+    key: "daemonIdleS",
+    min: 0,
+    max: 86_400,
+    arg: "N",
+    help:
+      `seconds the shared daemon stays after its last session ends (default ${defaults.daemonIdleS}, ` +
+      "0 = it ends with its last session)",
+  },
+  {
+    name: "--serve-daemon",
+    kind: "switch",
+    key: "serveDaemon",
+    value: true,
+    help: "run as the shared daemon (started by the relay itself; not for hosts)",
+  },
+  {
     name: "--tools",
     kind: "tools",
     arg: "LIST",
@@ -252,10 +293,11 @@ export function parseArgs(args: readonly string[]): Parsed {
       config.logLevel = value as LogLevel;
     } else {
       const n = value !== undefined && /^[0-9]+$/.test(value) ? Number(value) : NaN;
-      if (!Number.isSafeInteger(n) || n < flag.min) {
+      if (!Number.isSafeInteger(n) || n < flag.min || (flag.max !== undefined && n > flag.max)) {
+        const range = flag.max === undefined ? `>= ${flag.min}` : `${flag.min}-${flag.max}`;
         return {
           kind: "error",
-          message: `${name} needs a whole number >= ${flag.min}, got "${value ?? ""}"`,
+          message: `${name} needs a whole number ${range}, got "${value ?? ""}"`,
         };
       }
       config[flag.key] = n;

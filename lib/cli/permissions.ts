@@ -11,7 +11,33 @@ export interface PermissionNeeds {
   run: boolean;
 }
 
+/** The programs the launch line may run only to start the shared daemon (lib/daemon/launch.ts). */
+export const SELF_COMMANDS = ["deno", "shipcode-mcp"] as const;
+
+/** In one process (no daemon): no socket, no daemon to start, and what the flags leave out. */
 export function revokeUnused(needs: PermissionNeeds): void {
   if (!needs.write) Deno.permissions.revokeSync({ name: "write" });
+  Deno.permissions.revokeSync({ name: "net" });
   if (!needs.run) Deno.permissions.revokeSync({ name: "run" });
+  else revokeSelfRun();
+}
+
+/** Gives up running this program itself (git stays). */
+export function revokeSelfRun(): void {
+  for (const command of SELF_COMMANDS) {
+    try {
+      Deno.permissions.revokeSync({ name: "run", command });
+    } catch {
+      // Not granted by that name (it is not on PATH): nothing to give up.
+    }
+  }
+}
+
+/** A relay runs no git (its daemon does). */
+export function revokeGit(): void {
+  try {
+    Deno.permissions.revokeSync({ name: "run", command: "git" });
+  } catch {
+    // Not granted by that name.
+  }
 }

@@ -28,6 +28,20 @@ export interface LoadedFeatures {
 }
 
 /**
+ * What the sessions of one process share: the workspace and the services (index, workers,
+ * symbol cache, type engines). One per process; in the shared daemon, one for all its sessions.
+ */
+export interface SharedFeatures {
+  workspace: Workspace | null;
+  config: Config;
+  /** The services' owner; each session is a Session over it (lib/tools/session.ts `shared`). */
+  services: Session;
+  /** Starts the workers and the index, loads the libraries every session uses. Once. */
+  warm(): void;
+  close(): void;
+}
+
+/**
  * Opens the workspace at `root` (chosen at start; null: none) and builds the features on it,
  * offering the tools that `available` allows.
  */
@@ -38,6 +52,29 @@ export function loadFeatures(
   cache: CacheWriterHandle | null = null,
   early: SearchIndex | null = null,
 ): LoadedFeatures {
+  const shared = loadShared(root, config, available, cache, early);
+  const session = sessionFeatures(shared, config, available, shared.services);
+  return {
+    table: session.table,
+    warm() {
+      shared.warm();
+      session.warm();
+    },
+    close() {
+      session.close();
+      shared.close();
+    },
+  };
+}
+
+/** The workspace and the services of a process (`available.git`: the git runner is made). */
+export function loadShared(
+  root: string | null,
+  config: Config,
+  available: ToolAvailability,
+  cache: CacheWriterHandle | null = null,
+  early: SearchIndex | null = null,
+): SharedFeatures {
   const workspace = openAt(root, config);
   let index: SearchIndex | undefined;
   if (workspace !== null && !config.noIndex) {
@@ -46,26 +83,53 @@ export function loadFeatures(
     else index = new SearchIndex(indexSettings(workspace.options, config), cache);
   }
   if (early !== null && early !== index) early.stop();
-  const session = new Session({
+  const services = new Session({
     write: available.write,
     index,
     git: available.git ? available.gitTarget : null,
     maxReadBytes: config.maxReadBytes,
   });
+  let warmed = false;
+  return {
+    workspace,
+    config,
+    services,
+    warm() {
+      if (warmed) return;
+      warmed = true;
+      warmValidator();
+      if (workspace !== null) services.warm();
+      if (available.write && workspace !== null) {
+        loadDiffLibrary().catch(() => {});
+        sweepStaleTemps(workspace);
+      }
+    },
+    close() {
+      services.close();
+    },
+  };
+}
+
+/**
+ * One session's features over the shared ones: its tools (`available`, its `--tools`), its
+ * limits (`config`), and what it read and wrote. `session` is the shared services themselves for
+ * the one session of a process, or a Session of its own in the daemon.
+ */
+export function sessionFeatures(
+  shared: SharedFeatures,
+  config: Config,
+  available: ToolAvailability,
+  session: Session = new Session({ write: available.write, shared: shared.services }),
+): LoadedFeatures {
+  const workspace = shared.workspace;
   const tools = { tools: toolsFor(available), workspace, config, session };
   const edits = session.edits;
   const resources = createResourceProvider(workspace, config, { edits });
   return {
     table: featureMethods({ tools, resources }),
     warm() {
-      warmValidator();
       warmToolChecks(tools);
-      if (workspace !== null) session.warm();
       resources.warm();
-      if (edits !== null && workspace !== null) {
-        loadDiffLibrary().catch(() => {});
-        sweepStaleTemps(workspace);
-      }
     },
     close() {
       session.close();

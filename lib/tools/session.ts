@@ -1,7 +1,10 @@
 /**
  * The services of one MCP session that tools share: the one work queue for heavy work and the
  * search pool that runs on it. Created when the features load, closed when the server stops;
- * nothing here is module-wide, so every session (and every test) owns its own.
+ * nothing here is module-wide, so every session (and every test) owns its own. In the shared
+ * daemon (lib/daemon/) each connected session is a Session of its own over the services of the
+ * daemon's first one (`shared`): the queue, the workers, the index, the symbol cache and the
+ * type engines are the daemon's, what the session read and wrote (`edits`) is its own.
  */
 
 import { EditSession } from "../edits/edit_session.ts";
@@ -34,6 +37,8 @@ export class Session {
 
   /** The git runner of the root (lib/git/runner.ts), or null when the git tools are not offered. */
   readonly git: GitRunner | null;
+  /** False for a session over another's services (`shared`). */
+  #owner = true;
 
   constructor(
     options: {
@@ -44,37 +49,59 @@ export class Session {
       /** The time bound of one type-aware question (lib/semantic/worker_engine.ts; 20 s). */
       semanticBudgetMs?: number;
       maxReadBytes?: number;
+      /** The session whose services this one uses (and never stops): a daemon's sessions. */
+      shared?: Session;
     } = {},
   ) {
+    this.edits = options.write === true ? new EditSession() : null;
+    const shared = options.shared;
+    if (shared !== undefined) {
+      this.#owner = false;
+      this.queue = shared.queue;
+      this.pool = shared.pool;
+      this.index = shared.index;
+      this.git = shared.git;
+      this.semantic = shared.semantic;
+      this.symbols = shared.symbols;
+      this.#onWritten();
+      return;
+    }
     this.queue = new WorkQueue(HEAVY_UNITS);
     // Each search worker whose heap a job grew past its share is replaced when the job ends.
     this.pool = new SearchPool(this.queue, { heapShareBytes: HEAP_SHARE_BYTES });
-    this.edits = options.write === true ? new EditSession() : null;
     this.index = options.index ?? null;
     this.git = options.git ? new GitRunner(options.git) : null;
-    // A write drops what the workers cached (workspaces with their ignore rules, listings) and
-    // re-reads the file into the index before the next grep.
     this.semantic = new SemanticRouter({
       idleMs: options.semanticIdleMs,
       budgetMs: options.semanticBudgetMs,
       maxBytes: options.maxReadBytes,
     });
+    this.symbols = new SymbolService({ queue: this.queue });
+    this.#onWritten();
+  }
+
+  /**
+   * A write drops what the workers cached (workspaces with their ignore rules, listings) and
+   * re-reads the file into the index before the next grep.
+   */
+  #onWritten(): void {
     this.edits?.onWritten((file) => {
       this.pool.forget();
       this.index?.touch([file.rel]);
       this.semantic.touch([file.rel], file.created);
     });
-    this.symbols = new SymbolService({ queue: this.queue });
   }
 
   /** Starts what the first calls would otherwise wait for (the search workers, the index). */
   warm(): void {
+    if (!this.#owner) return;
     this.pool.warm();
     this.index?.start(INDEX_START_DELAY_MS);
   }
 
-  /** Stops the workers: idle workers keep a process alive. Idempotent. */
+  /** Stops the workers (a shared session's are its owner's to stop). Idempotent. */
   close(): void {
+    if (!this.#owner) return;
     this.pool.stop();
     this.index?.stop();
     this.symbols.stop();

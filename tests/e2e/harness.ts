@@ -24,13 +24,16 @@ export async function serverFlags(): Promise<string[]> {
 
 /**
  * The server arguments of a test spawn: `--no-cache` unless the test names its own cache
- * (`--cache-dir` of a temp folder, or `--no-cache`), so that no test writes into the user's cache.
+ * (`--cache-dir` of a temp folder, or `--no-cache`), so that no test writes into the user's cache;
+ * and `--no-daemon` unless the test says `--daemon` (tests/daemon/ do, each with a socket folder of
+ * its own), so that no test starts a shared daemon that outlives it or shares one with another.
  */
 export function testArgs(args: readonly string[]): string[] {
   const own = args.some((a) =>
     a === "--no-cache" || a === "--cache-dir" || a.startsWith("--cache-dir=")
   );
-  return own ? [...args] : [...args, "--no-cache"];
+  const out = own ? [...args] : [...args, "--no-cache"];
+  return args.includes("--daemon") || args.includes("--no-daemon") ? out : [...out, "--no-daemon"];
 }
 
 /**

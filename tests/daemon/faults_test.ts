@@ -1,0 +1,187 @@
+/**
+ * The shared daemon's faults and bounds (docs/architecture.md, "The shared daemon"): a killed
+ * daemon answers its calls in flight with -32000 and the next call starts a new one; a killed
+ * relay takes only its own session; the idle end; unfit socket folders are refused; a probe and
+ * --no-daemon start nothing. Real processes, each world with its own socket folder.
+ */
+
+import assert from "node:assert/strict";
+import { INIT, INIT_ANSWER } from "../helpers/memory_session.ts";
+import { ServerProcess } from "../e2e/harness.ts";
+import { call, content, DaemonWorld } from "./helpers.ts";
+
+const FILES = { "a.txt": "needle here\n", "b.txt": "nothing\n" };
+
+async function entries(folder: string): Promise<string[]> {
+  try {
+    return (await Array.fromAsync(Deno.readDir(folder))).map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+Deno.test("daemon: kill -9 of the daemon answers the call in flight -32000, and the next call works on a new daemon", async () => {
+  const world = await DaemonWorld.create(FILES);
+  try {
+    const a = await world.session();
+    const b = await world.session();
+    content(
+      await a.request(2, "tools/call", { name: "grep", arguments: { pattern: "needle" } })
+        .then(JSON.stringify),
+    );
+    const [first] = await world.waitForDaemons(1);
+    // Frozen, the daemon cannot answer: the call is surely in flight when it dies.
+    Deno.kill(first, "SIGSTOP");
+    await a.send(
+      call(3, "grep", { pattern: "needle" }),
+      '{"jsonrpc":"2.0","id":"p","method":"ping"}',
+    );
+    await b.send(
+      call(3, "glob", { pattern: "*.txt" }),
+      '{"jsonrpc":"2.0","id":"p","method":"ping"}',
+    );
+    // A relay answers ping itself, after it has passed the call before it to the daemon.
+    for (const s of [a, b]) await s.take((l) => JSON.parse(l).id === "p");
+    Deno.kill(first, "SIGKILL");
+    for (const s of [a, b]) {
+      const lost = JSON.parse(await s.take((l) => JSON.parse(l).id === 3));
+      assert.deepEqual(lost.error, {
+        code: -32000,
+        message: "The server restarted; repeat the call.",
+      });
+    }
+    const again = await a.request(4, "tools/call", {
+      name: "grep",
+      arguments: { pattern: "needle" },
+    });
+    assert.deepEqual(content(JSON.stringify(again)).files, ["a.txt"]);
+    const other = await b.request(4, "tools/call", {
+      name: "glob",
+      arguments: { pattern: "*.txt" },
+    });
+    assert.deepEqual((content(JSON.stringify(other)).files as string[]).sort(), ["a.txt", "b.txt"]);
+    const [second] = await world.waitForDaemons(1);
+    assert.notEqual(second, first);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("daemon: kill -9 of a relay leaves the other sessions and the daemon untouched", async () => {
+  const world = await DaemonWorld.create(FILES);
+  try {
+    const a = await world.session();
+    const b = await world.session();
+    const [daemon] = await world.waitForDaemons(1);
+    await a.send(call(2, "grep", { pattern: "needle" }));
+    a.child.kill("SIGKILL");
+    await a.child.status;
+    const answer = await b.request(2, "tools/call", {
+      name: "grep",
+      arguments: { pattern: "needle" },
+    });
+    assert.deepEqual(content(JSON.stringify(answer)).files, ["a.txt"]);
+    assert.deepEqual(await world.daemons(), [daemon]);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("daemon: --daemon-idle-s 0 ends the daemon with its last session; the default keeps it for the next", async () => {
+  const world = await DaemonWorld.create(FILES);
+  try {
+    const kept = await world.session();
+    content(
+      await kept.request(2, "tools/call", { name: "grep", arguments: { pattern: "x" } })
+        .then(JSON.stringify),
+    );
+    const [daemon] = await world.waitForDaemons(1);
+    assert.equal((await kept.close()).code, 0);
+    const next = await world.session();
+    content(
+      await next.request(2, "tools/call", { name: "grep", arguments: { pattern: "x" } })
+        .then(JSON.stringify),
+    );
+    assert.deepEqual(await world.daemons(), [daemon]);
+    await next.close();
+    Deno.kill(daemon, "SIGKILL");
+    await world.waitForDaemons(0);
+
+    const once = await world.session(["--daemon-idle-s", "0"]);
+    content(
+      await once.request(2, "tools/call", { name: "grep", arguments: { pattern: "x" } })
+        .then(JSON.stringify),
+    );
+    await world.waitForDaemons(1);
+    assert.equal((await once.close()).code, 0);
+    await world.waitForDaemons(0);
+  } finally {
+    await world.dispose();
+  }
+});
+
+for (const unfit of ["symlink", "mode 0777"] as const) {
+  Deno.test(`daemon: a socket folder that is a ${unfit} is refused: the session runs in its own process`, async () => {
+    const world = await DaemonWorld.create(FILES);
+    try {
+      if (unfit === "symlink") {
+        await Deno.mkdir(`${world.top}/elsewhere`, { mode: 0o700 });
+        await Deno.symlink(`${world.top}/elsewhere`, world.folder);
+      } else {
+        await Deno.mkdir(world.folder);
+        await Deno.chmod(world.folder, 0o777);
+      }
+      const s = await world.session();
+      const answer = await s.request(2, "tools/call", {
+        name: "grep",
+        arguments: { pattern: "needle" },
+      });
+      assert.deepEqual(content(JSON.stringify(answer)).files, ["a.txt"]);
+      assert.deepEqual(await world.daemons(), []);
+      const done = await s.close();
+      assert.match(done.stderr, unfit === "symlink" ? /is a symlink/ : /open to other users/);
+      assert.match(done.stderr, /runs in its own process/);
+      assert.deepEqual(await entries(`${world.top}/elsewhere`), []);
+      if (unfit !== "symlink") assert.deepEqual(await entries(world.folder), []);
+    } finally {
+      await world.dispose();
+    }
+  });
+}
+
+Deno.test("daemon: a probe that sends only server/discover starts nothing and writes nothing", async () => {
+  const world = await DaemonWorld.create(FILES);
+  try {
+    const probe = await world.spawn();
+    await probe.send('{"jsonrpc":"2.0","id":0,"method":"server/discover"}');
+    const [line] = await probe.read(1);
+    assert.equal(JSON.parse(line).error.code, -32601);
+    assert.equal((await probe.close()).code, 0);
+    assert.deepEqual(await entries(world.runtime), []);
+    assert.deepEqual(await world.daemons(), []);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("daemon: --no-daemon serves in one process and makes no socket", async () => {
+  const world = await DaemonWorld.create(FILES);
+  try {
+    const server = await ServerProcess.spawn(["--no-daemon", "--root", world.root], {
+      env: { XDG_RUNTIME_DIR: world.runtime },
+    });
+    await server.send(INIT);
+    assert.equal((await server.read(1))[0], INIT_ANSWER);
+    await server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    const answer = await server.request(2, "tools/call", {
+      name: "grep",
+      arguments: { pattern: "needle" },
+    });
+    assert.deepEqual(content(JSON.stringify(answer)).files, ["a.txt"]);
+    assert.equal((await server.close()).code, 0);
+    assert.deepEqual(await entries(world.runtime), []);
+    assert.deepEqual(await world.daemons(), []);
+  } finally {
+    await world.dispose();
+  }
+});
