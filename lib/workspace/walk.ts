@@ -141,285 +141,382 @@ function segmentsHit(rel: string, allowSecrets: boolean): boolean {
   return false;
 }
 
+/** The walk from `start` (a folder or a file), in walk order: see Walker. */
 export function* walkTree(
   ws: WalkScope,
   start: Resolved,
   options: WalkOptions,
   restarts = 0,
 ): Generator<WalkEntry> {
-  const signal = options.signal;
-  signal?.throwIfAborted();
-  const root = ws.root;
-  const allowSecrets = ws.allowSecrets;
-  const index = ws.ignoreIndex;
-  const wantDirs = options.dirs === true;
-  const wantStat = options.stat === true;
-  const maxDepth = options.maxDepth ?? Infinity;
+  yield* new Walker(ws, start, options, restarts).run();
+}
 
-  // Where to resume.
-  let floor: string[] | null = null;
-  let after: string | undefined;
-  if (options.after !== undefined) {
-    const afterSegments = normalizeSegments(options.after);
-    if (afterSegments === null) throw new RangeError(`Invalid walk position "${options.after}"`);
-    after = afterSegments.join("/");
-    const startSegments = start.rel === "" ? [] : start.rel.split("/");
-    const inside = afterSegments.length > startSegments.length &&
-      startSegments.every((s, k) => afterSegments[k] === s);
-    if (inside) {
-      floor = afterSegments.slice(startSegments.length);
-    } else if (comparePaths(after, start.rel) > 0) {
-      return; // everything in the start folder comes before `after`
+/** One entry of a folder once its type is known (a symlink followed to its target). */
+interface Target {
+  rel: string;
+  /** Real absolute path. */
+  abs: string;
+  realRel: string;
+  isDir: boolean;
+  /** The target's stat, when following a link needed one. */
+  info: Deno.FileInfo | null;
+  /** Reached through a folder link (its real ignore chain differs from the named one). */
+  viaLink: boolean;
+}
+
+/** Where a walk resumes: the start folder's entries up to `floor` were given before. */
+interface Resume {
+  after: string | undefined;
+  floor: string[] | null;
+}
+
+/**
+ * One depth-first walk. Each entry goes through the decisions below, cheapest first, as
+ * ripgrep's walker does (skip_entry, should_skip_entry, check_symlink_loop, ...): its name
+ * alone (`#skipsName`: unreadable names, .git, secrets, temp files), its type and a symlink's
+ * target (`#resolve`, with `#linkLoops` and `#linkWeb`), the ignore rules (`#ignored`), then
+ * what to do with it (`#resumeInto` for a folder given on an earlier page, `#entryOf` for an
+ * entry to give, `#descend` into a folder). The identity guard (folder_guard.ts) records every
+ * folder before it is read, and entries leave only after the folders they came through were
+ * checked again (`#unchanged`); when one changed, the walk resumes after its last checked
+ * entry (`#restart`).
+ */
+class Walker {
+  readonly #ws: WalkScope;
+  readonly #start: Resolved;
+  readonly #options: WalkOptions;
+  readonly #restarts: number;
+  readonly #wantDirs: boolean;
+  readonly #wantStat: boolean;
+  readonly #maxDepth: number;
+  readonly #guard: FolderGuard;
+  readonly #stack: Frame[] = [];
+  /** Entries found and not yet checked (given out at FLUSH_ENTRIES, or at the end). */
+  #pending: WalkEntry[] = [];
+  /** Folders entered since the last check. */
+  #opened: string[] = [];
+  #lastYielded: string | undefined;
+  #waits = 0;
+  /** Real paths of the start's named ancestors: a folder link back to one is a cycle. */
+  #baseReals: string[] = [];
+  /** How often each real folder was entered through a link in this walk. */
+  readonly #linkedEntries = new Map<string, number>();
+  #warnedWeb = false;
+
+  constructor(ws: WalkScope, start: Resolved, options: WalkOptions, restarts: number) {
+    this.#ws = ws;
+    this.#start = start;
+    this.#options = options;
+    this.#restarts = restarts;
+    this.#wantDirs = options.dirs === true;
+    this.#wantStat = options.stat === true;
+    this.#maxDepth = options.maxDepth ?? Infinity;
+    this.#guard = new FolderGuard(ws.root);
+    this.#lastYielded = options.after;
+  }
+
+  *run(): Generator<WalkEntry> {
+    const signal = this.#options.signal;
+    signal?.throwIfAborted();
+    const resume = this.#resume();
+    if (resume === null) return;
+    const start = this.#start;
+    if (!start.info.isDirectory) {
+      const entry = this.#startFile(resume.after);
+      if (entry !== null) yield entry;
+      return;
+    }
+    this.#baseReals = this.#ancestorReals();
+    const first = this.#open({
+      eager: true,
+      rel: start.rel,
+      real: start.abs,
+      realRel: relativeUnder(start.abs, this.#ws.root) ?? start.rel,
+      depth: 0,
+      chain: this.#ws.ignoreIndex?.chainFor(start.rel, true) ?? EMPTY_CHAIN,
+      floor: resume.floor,
+    });
+    if (first === null) return;
+    const stack = this.#stack;
+    stack.push(first);
+    let count = 0;
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1];
+      if (f.i >= f.entries.length) {
+        stack.pop();
+        continue;
+      }
+      const e = f.entries[f.i++];
+      if ((++count & 511) === 0) signal?.throwIfAborted();
+      if (this.#skipsName(f, e)) continue;
+      const target = this.#resolve(f, e);
+      if (target === null || this.#ignored(f, e, target)) continue;
+      const depth = f.depth + 1;
+      if (f.floor !== null && e.name === f.floor[0]) {
+        // Given on an earlier page: only its contents may still follow.
+        if (!this.#resumeInto(f, target, depth)) return yield* this.#restart();
+        continue;
+      }
+      if (!target.isDir || this.#wantDirs) {
+        const entry = this.#entryOf(target);
+        if (entry === null) continue; // vanished
+        this.#pending.push(entry);
+        if (this.#pending.length >= FLUSH_ENTRIES) {
+          if (!this.#unchanged()) return yield* this.#restart();
+          yield* this.#pending;
+          this.#lastYielded = this.#pending[this.#pending.length - 1].rel;
+          this.#pending = [];
+        }
+      }
+      if (target.isDir && depth < this.#maxDepth) {
+        signal?.throwIfAborted();
+        if (!this.#descend(f, target, depth)) return yield* this.#restart();
+      }
+    }
+    if (this.#pending.length > 0) {
+      if (!this.#unchanged()) return yield* this.#restart();
+      yield* this.#pending;
     }
   }
 
-  if (!start.info.isDirectory) {
-    if (!start.info.isFile || (after !== undefined && comparePaths(after, start.rel) >= 0)) return;
-    yield {
-      rel: start.rel,
-      abs: start.abs,
-      isDir: false,
-      size: wantStat ? start.info.size : 0,
-      mtimeMs: wantStat ? start.info.mtime?.getTime() ?? 0 : 0,
-      dev: wantStat ? start.info.dev : 0,
-      ino: wantStat ? start.info.ino ?? 0 : 0,
-      ctimeMs: wantStat ? start.info.ctime?.getTime() ?? 0 : 0,
-    };
-    return;
+  /** Where to resume (`after`), or null when everything in the start comes before it. */
+  #resume(): Resume | null {
+    const given = this.#options.after;
+    if (given === undefined) return { after: undefined, floor: null };
+    const afterSegments = normalizeSegments(given);
+    if (afterSegments === null) throw new RangeError(`Invalid walk position "${given}"`);
+    const after = afterSegments.join("/");
+    const start = this.#start.rel;
+    const startSegments = start === "" ? [] : start.split("/");
+    const inside = afterSegments.length > startSegments.length &&
+      startSegments.every((s, k) => afterSegments[k] === s);
+    if (inside) return { after, floor: afterSegments.slice(startSegments.length) };
+    return comparePaths(after, start) > 0 ? null : { after, floor: null };
   }
 
-  // Real paths of the start's named ancestors: a folder symlink back to one of them is a cycle.
-  const baseReals: string[] = [root];
-  if (start.rel !== "") {
-    const segments = start.rel.split("/");
+  /** The start itself when it is a file (and not before the resume position), else null. */
+  #startFile(after: string | undefined): WalkEntry | null {
+    const { rel, abs, info } = this.#start;
+    if (!info.isFile || (after !== undefined && comparePaths(after, rel) >= 0)) return null;
+    const stat = this.#wantStat;
+    return {
+      rel,
+      abs,
+      isDir: false,
+      size: stat ? info.size : 0,
+      mtimeMs: stat ? info.mtime?.getTime() ?? 0 : 0,
+      dev: stat ? info.dev : 0,
+      ino: stat ? info.ino ?? 0 : 0,
+      ctimeMs: stat ? info.ctime?.getTime() ?? 0 : 0,
+    };
+  }
+
+  /** Real paths of the root and of the start's named ancestors. */
+  #ancestorReals(): string[] {
+    const root = this.#ws.root;
+    const reals = [root];
+    const rel = this.#start.rel;
+    if (rel === "") return reals;
+    const segments = rel.split("/");
     for (let k = 1; k < segments.length; k++) {
       try {
-        baseReals.push(
+        reals.push(
           Deno.realPathSync(`${root === "/" ? "" : root}/${segments.slice(0, k).join("/")}`),
         );
       } catch {
         // vanished meanwhile: nothing to compare with
       }
     }
+    return reals;
   }
 
-  const stack: Frame[] = [];
-  // The identity guard (folder_guard.ts): every folder is recorded before it is read, and
-  // entries leave only after the folders they came through were checked again.
-  const guard = new FolderGuard(root);
-  let pending: WalkEntry[] = [];
-  let opened: string[] = [];
-  let lastYielded: string | undefined = options.after;
-  let waits = 0;
-  const enter = (real: string): boolean => {
+  /** The cheapest decision, on the name alone: names that cannot be served or never are. */
+  #skipsName(f: Frame, e: Deno.DirEntry): boolean {
+    const name = e.name;
+    if (
+      (name.includes(REPLACEMENT) && !existsNoFollow(childAbs(f.real, name))) ||
+      hasControlChar(name)
+    ) {
+      this.#ws.noteBadNames(f.rel);
+      return true;
+    }
+    if (name.includes("\\")) return true; // cannot be named back: backslashes are refused on input
+    if (isGitName(name) || (!this.#ws.allowSecrets && isSecretName(name))) return true;
+    if (isTempName(name)) {
+      this.#options.onTemp?.(f.real, name);
+      return true;
+    }
+    return false;
+  }
+
+  /** The entry's type, a symlink followed to its target (null: dangling, outside, special). */
+  #resolve(f: Frame, e: Deno.DirEntry): Target | null {
+    const rel = child(f.rel, e.name);
+    const abs = childAbs(f.real, e.name);
+    const realRel = child(f.realRel, e.name);
+    const viaLink = f.realChain !== null;
+    if (e.isFile) return { rel, abs, realRel, isDir: false, info: null, viaLink };
+    if (e.isDirectory) return { rel, abs, realRel, isDir: true, info: null, viaLink };
+    if (!e.isSymlink) return null; // FIFO, socket, device: never served
+    return this.#followLink(rel, abs);
+  }
+
+  /** A symlink's target, when it is a served file or folder that closes no loop. */
+  #followLink(rel: string, abs: string): Target | null {
+    let real: string;
+    try {
+      real = Deno.realPathSync(abs);
+    } catch {
+      return null; // dangling
+    }
+    const rr = relativeUnder(real, this.#ws.root);
+    if (rr === null || segmentsHit(rr, this.#ws.allowSecrets)) return null;
+    const info = statOrNull(real);
+    if (info === null || (!info.isFile && !info.isDirectory)) return null;
+    const isDir = info.isDirectory;
+    if (this.#ws.ignoreIndex?.ignores(rr, isDir)) return null;
+    if (isDir && (this.#linkLoops(real) || this.#linkWeb(real, rr))) return null;
+    return { rel, abs: real, realRel: rr, isDir, info, viaLink: rr !== rel };
+  }
+
+  /** A folder link back to a folder the walk is inside (or the start's ancestors): a cycle. */
+  #linkLoops(real: string): boolean {
+    return this.#baseReals.includes(real) || this.#stack.some((s) => s.real === real);
+  }
+
+  /**
+   * A web of links (each level linking twice to the next) would multiply the paths: a real
+   * folder is entered through links at most MAX_LINKED_ENTRIES times per walk.
+   */
+  #linkWeb(real: string, rr: string): boolean {
+    const entered = (this.#linkedEntries.get(real) ?? 0) + 1;
+    if (entered > MAX_LINKED_ENTRIES) {
+      if (!this.#warnedWeb) {
+        this.#warnedWeb = true;
+        log.warn(
+          `Stopped following folder links to ${
+            JSON.stringify(rr)
+          }: entered ${MAX_LINKED_ENTRIES} times in one walk`,
+        );
+      }
+      return true;
+    }
+    this.#linkedEntries.set(real, entered);
+    return false;
+  }
+
+  /** The ignore rules of the named path, and of the real one below a followed folder link. */
+  #ignored(f: Frame, e: Deno.DirEntry, t: Target): boolean {
+    if (f.chain.levels.length > 0 && chainIgnores(f.chain, t.rel, t.isDir)) return true;
+    return f.realChain !== null && !e.isSymlink && chainIgnores(f.realChain, t.realRel, t.isDir);
+  }
+
+  /** Into a folder given on an earlier page, towards the resume position; false: restart. */
+  #resumeInto(f: Frame, t: Target, depth: number): boolean {
+    if (!t.isDir || depth >= this.#maxDepth) return true;
+    const rest = f.floor!.slice(1);
+    if (!this.#enterParent(f)) return false;
+    const next = this.#open({
+      eager: true,
+      rel: t.rel,
+      real: t.abs,
+      realRel: t.realRel,
+      depth,
+      chain: f.chain,
+      viaLink: t.viaLink,
+      floor: rest.length > 0 ? rest : null,
+    });
+    if (next !== null) this.#stack.push(next);
+    return true;
+  }
+
+  /** The entry to give, with its stat when asked; null when it vanished. */
+  #entryOf(t: Target): WalkEntry | null {
+    const { rel, abs, isDir } = t;
+    if (!this.#wantStat) {
+      return { rel, abs, isDir, size: 0, mtimeMs: 0, dev: 0, ino: 0, ctimeMs: 0 };
+    }
+    // Plain entries are no symlinks: lstat answers as stat would, with a little less work.
+    const info = t.info ?? lstatOrNull(abs);
+    if (info === null) return null;
+    return {
+      rel,
+      abs,
+      isDir,
+      size: info.size,
+      mtimeMs: info.mtime?.getTime() ?? 0,
+      dev: info.dev,
+      ino: info.ino ?? 0,
+      ctimeMs: info.ctime?.getTime() ?? 0,
+    };
+  }
+
+  /** Into a child folder (its parent recorded first); false: restart. */
+  #descend(f: Frame, t: Target, depth: number): boolean {
+    if (!this.#enterParent(f)) return false;
+    const next = this.#open({
+      eager: false,
+      rel: t.rel,
+      real: t.abs,
+      realRel: t.realRel,
+      depth,
+      chain: f.chain,
+      viaLink: t.viaLink,
+      floor: null,
+    });
+    if (next !== null) this.#stack.push(next);
+    return true;
+  }
+
+  #open(at: Omit<FrameAt, "onFolder">): Frame | null {
+    return openFrame(this.#ws, (real) => this.#enter(real), this.#guard, {
+      ...at,
+      onFolder: this.#options.onFolder,
+    });
+  }
+
+  /** Records a folder before it is read (waiting out a fresh change a few times). */
+  #enter(real: string): boolean {
     for (;;) {
-      const state = guard.enter(real);
+      const state = this.#guard.enter(real);
       if (state === "ok") {
         // Swapping this folder for a link renames an entry of its parent: the parent is checked.
         // (A folder's own later changes touch only entries already read: no outside path.)
-        opened.push(real.slice(0, Math.max(1, real.lastIndexOf("/"))));
+        this.#opened.push(real.slice(0, Math.max(1, real.lastIndexOf("/"))));
         return true;
       }
       if (state === "bad") return false;
-      if (waits >= MAX_FRESH_WAITS) {
+      if (this.#waits >= MAX_FRESH_WAITS) {
         noteChanging(real);
         return false;
       }
-      waits++;
+      this.#waits++;
       sleepSync(FRESH_MS + 1);
     }
-  };
+  }
+
   /**
    * Records a folder that was read without a record (only folders with subfolders need one, so
    * leaves cost no lstat): its mtime must be older than its read, so the listing read then is
    * the folder recorded now. False when it changed around its read (the walk resumes).
    */
-  const enterParent = (f: Frame): boolean => {
-    const state = guard.enterAt(f.real, f.readAt);
+  #enterParent(f: Frame): boolean {
+    const state = this.#guard.enterAt(f.real, f.readAt);
     if (state !== "ok") return false;
-    opened.push(f.real);
+    this.#opened.push(f.real);
     return true;
-  };
-  /** True when the folders read since the last check, and those on the stack, are unchanged. */
-  const unchanged = (): boolean => {
-    const check = new Set(opened);
-    for (const frame of stack) check.add(frame.real);
-    opened = [];
-    return guard.verify(check).length === 0;
-  };
-  /** How often each real folder was entered through a link in this walk. */
-  const linkedEntries = new Map<string, number>();
-  let warnedWeb = false;
-  const startRealRel = relativeUnder(start.abs, root) ?? start.rel;
-  const first = openFrame(ws, enter, guard, {
-    eager: true,
-    rel: start.rel,
-    real: start.abs,
-    realRel: startRealRel,
-    depth: 0,
-    chain: index === null ? EMPTY_CHAIN : index.chainFor(start.rel, true),
-    floor,
-    onFolder: options.onFolder,
-  });
-  if (first === null) return;
-  stack.push(first);
-
-  let count = 0;
-  while (stack.length > 0) {
-    const f = stack[stack.length - 1];
-    if (f.i >= f.entries.length) {
-      stack.pop();
-      continue;
-    }
-    const e = f.entries[f.i++];
-    if ((++count & 511) === 0) signal?.throwIfAborted();
-    const name = e.name;
-
-    if (
-      (name.includes(REPLACEMENT) && !existsNoFollow(childAbs(f.real, name))) ||
-      hasControlChar(name)
-    ) {
-      ws.noteBadNames(f.rel);
-      continue;
-    }
-    if (name.includes("\\")) continue; // cannot be named back: backslashes are refused on input
-    if (isGitName(name) || (!allowSecrets && isSecretName(name))) continue;
-    if (isTempName(name)) {
-      options.onTemp?.(f.real, name);
-      continue;
-    }
-
-    const rel = child(f.rel, name);
-    let abs = childAbs(f.real, name);
-    let realRel = child(f.realRel, name);
-    let isDir: boolean;
-    let info: Deno.FileInfo | null = null;
-    let viaLink = f.realChain !== null;
-    if (e.isFile) {
-      isDir = false;
-    } else if (e.isDirectory) {
-      isDir = true;
-    } else if (e.isSymlink) {
-      let real: string;
-      try {
-        real = Deno.realPathSync(abs);
-      } catch {
-        continue; // dangling
-      }
-      const rr = relativeUnder(real, root);
-      if (rr === null || segmentsHit(rr, allowSecrets)) continue;
-      info = statOrNull(real);
-      if (info === null) continue;
-      if (info.isFile) isDir = false;
-      else if (info.isDirectory) isDir = true;
-      else continue;
-      if (index !== null && index.ignores(rr, isDir)) continue;
-      if (isDir && (baseReals.includes(real) || stack.some((s) => s.real === real))) continue;
-      if (isDir) {
-        // A web of links (each level linking twice to the next) would multiply the paths.
-        const entered = (linkedEntries.get(real) ?? 0) + 1;
-        if (entered > MAX_LINKED_ENTRIES) {
-          if (!warnedWeb) {
-            warnedWeb = true;
-            log.warn(
-              `Stopped following folder links to ${
-                JSON.stringify(rr)
-              }: entered ${MAX_LINKED_ENTRIES} times in one walk`,
-            );
-          }
-          continue;
-        }
-        linkedEntries.set(real, entered);
-      }
-      abs = real;
-      realRel = rr;
-      viaLink = rr !== rel;
-    } else {
-      continue; // FIFO, socket, device: never served
-    }
-
-    if (f.chain.levels.length > 0 && chainIgnores(f.chain, rel, isDir)) continue;
-    if (f.realChain !== null && !e.isSymlink && chainIgnores(f.realChain, realRel, isDir)) continue;
-
-    const depth = f.depth + 1;
-    const atFloor = f.floor !== null && name === f.floor[0];
-    if (atFloor) {
-      // Emitted on an earlier page: only its contents may still follow.
-      if (isDir && depth < maxDepth) {
-        const rest = f.floor!.slice(1);
-        if (!enterParent(f)) {
-          yield* restart(ws, start, options, lastYielded, restarts);
-          return;
-        }
-        const next = openFrame(ws, enter, guard, {
-          eager: true,
-          rel,
-          real: abs,
-          realRel,
-          depth,
-          chain: f.chain,
-          viaLink,
-          floor: rest.length > 0 ? rest : null,
-          onFolder: options.onFolder,
-        });
-        if (next !== null) stack.push(next);
-      }
-      continue;
-    }
-
-    if (!isDir || wantDirs) {
-      let size = 0;
-      let mtimeMs = 0;
-      let dev = 0;
-      let ino = 0;
-      let ctimeMs = 0;
-      if (wantStat) {
-        // Plain entries are no symlinks: lstat answers as stat would, with a little less work.
-        info ??= lstatOrNull(abs);
-        if (info === null) continue; // vanished
-        size = info.size;
-        mtimeMs = info.mtime?.getTime() ?? 0;
-        dev = info.dev;
-        ino = info.ino ?? 0;
-        ctimeMs = info.ctime?.getTime() ?? 0;
-      }
-      pending.push({ rel, abs, isDir, size, mtimeMs, dev, ino, ctimeMs });
-      if (pending.length >= FLUSH_ENTRIES) {
-        if (!unchanged()) {
-          yield* restart(ws, start, options, lastYielded, restarts);
-          return;
-        }
-        for (const entry of pending) yield entry;
-        lastYielded = pending[pending.length - 1].rel;
-        pending = [];
-      }
-    }
-    if (isDir && depth < maxDepth) {
-      signal?.throwIfAborted();
-      if (!enterParent(f)) {
-        yield* restart(ws, start, options, lastYielded, restarts);
-        return;
-      }
-      const next = openFrame(ws, enter, guard, {
-        eager: false,
-        rel,
-        real: abs,
-        realRel,
-        depth,
-        chain: f.chain,
-        viaLink,
-        floor: null,
-        onFolder: options.onFolder,
-      });
-      if (next !== null) stack.push(next);
-    }
   }
-  if (pending.length > 0) {
-    if (!unchanged()) {
-      yield* restart(ws, start, options, lastYielded, restarts);
-      return;
-    }
-    yield* pending;
+
+  /** True when the folders read since the last check, and those on the stack, are unchanged. */
+  #unchanged(): boolean {
+    const check = new Set(this.#opened);
+    for (const frame of this.#stack) check.add(frame.real);
+    this.#opened = [];
+    return this.#guard.verify(check).length === 0;
+  }
+
+  #restart(): Generator<WalkEntry> {
+    return restart(this.#ws, this.#start, this.#options, this.#lastYielded, this.#restarts);
   }
 }
 
@@ -541,24 +638,27 @@ function readSorted(
 }
 
 /** Reads and sorts one folder; null when it cannot be read (vanished, no permission). */
+/** Which folder a frame is opened for. */
+interface FrameAt {
+  /** Record the folder before reading it (the start, resumed folders); else its parent is. */
+  eager: boolean;
+  rel: string;
+  real: string;
+  realRel: string;
+  depth: number;
+  /** The chain of the parent (the start: the folder's own chain). */
+  chain: IgnoreChain;
+  /** Set for children; absent for the start frame, whose chain is already complete. */
+  viaLink?: boolean;
+  floor: string[] | null;
+  onFolder?: (folder: ListedFolder) => void;
+}
+
 function openFrame(
   ws: WalkScope,
   enter: (real: string) => boolean,
   guard: FolderGuard,
-  at: {
-    /** Record the folder before reading it (the start, resumed folders); else its parent is. */
-    eager: boolean;
-    rel: string;
-    real: string;
-    realRel: string;
-    depth: number;
-    /** The chain of the parent (the start: the folder's own chain). */
-    chain: IgnoreChain;
-    /** Set for children; absent for the start frame, whose chain is already complete. */
-    viaLink?: boolean;
-    floor: string[] | null;
-    onFolder?: (folder: ListedFolder) => void;
-  },
+  at: FrameAt,
 ): Frame | null {
   if (at.eager && !enter(at.real)) return null;
   const readAt = Date.now();
