@@ -7,7 +7,14 @@
 import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { capNote, type EntrySize, entrySize, hintLine, lineSize, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
-import { askEngine, engineFor, identifierOf, readPosition } from "./semantic_support.ts";
+import {
+  askEngine,
+  engineFor,
+  engineLanguages,
+  identifierOf,
+  readPosition,
+} from "./semantic_support.ts";
+import { callHierarchy } from "./call_hierarchy.ts";
 import { lineStarts, lineText } from "../semantic/positions.ts";
 import { cutLine } from "../read/long_lines.ts";
 import type { Engine, FilePosition } from "../semantic/engine.ts";
@@ -43,6 +50,12 @@ const inputSchema = {
     },
     head_limit: { type: "integer", minimum: 0, description: "Max references; 0 = all" },
     offset: { type: "integer", minimum: 0, default: 0, description: "References to skip" },
+    calls: {
+      type: "string",
+      enum: ["incoming", "outgoing"],
+      description: "With a position: who calls it, or what it calls, instead",
+    },
+    depth: { type: "integer", minimum: 1, maximum: 3, default: 1, description: "Levels of calls" },
   },
   required: [],
   additionalProperties: false,
@@ -71,6 +84,8 @@ const outputSchema = {
       description: "types: by engine; names: by spelling",
     },
     engine: { type: "string", description: "Engine id" },
+    partial: { type: "boolean", description: "Calls cut" },
+    reason: { type: "string", description: "Why" },
   },
   required: ["lines", "total", "total_files", "skipped", "offset", "truncated", "resolution"],
   additionalProperties: false,
@@ -153,6 +168,7 @@ function sizeOf(context: number) {
 }
 
 async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolResult> {
+  if (input.calls !== undefined) return await calls(input, ctx);
   if (input.line !== undefined) {
     const at = readPosition(ctx, input);
     const engine = engineFor(ctx, at.path);
@@ -178,6 +194,28 @@ async function run(input: FindReferencesInput, ctx: ToolContext): Promise<ToolRe
     );
   }
   return await byNames({ ...input, name: input.name }, ctx);
+}
+
+/** The call hierarchy at a position (call_hierarchy.ts); only an engine answers it. */
+async function calls(input: FindReferencesInput, ctx: ToolContext): Promise<ToolResult> {
+  if (input.line === undefined) {
+    throw new ToolError("calls needs a position: give path, line and the function's name");
+  }
+  const at = readPosition(ctx, input);
+  const engine = engineFor(ctx, at.path);
+  if (engine === null) {
+    throw new ToolError(
+      `calls needs a type engine, and "${at.path}" is not a ${engineLanguages(ctx)} file; ` +
+        `find_references by name lists where the name is used`,
+    );
+  }
+  const direction = input.calls === "outgoing" ? "outgoing" : "incoming";
+  return await callHierarchy(ctx, { engine, at }, {
+    direction,
+    depth: input.depth,
+    head_limit: input.head_limit,
+    offset: input.offset,
+  });
 }
 
 /** An engine's references of the symbol at a position, with context lines read for the page. */
@@ -449,7 +487,7 @@ export const findReferencesTool: Tool<FindReferencesInput> = {
     "strings or longer names); name-based. With a position (path, line, name or column) in a " +
     "TS/JS file: TypeScript's references of that symbol only (prefer it to grep for common " +
     "names). Lines like grep content, `path:line:text`, definitions marked `  [definition]`; " +
-    "-C adds context; head_limit/offset page.",
+    "-C adds context; head_limit/offset page. calls (TS/JS): callers or callees to depth 1-3.",
   inputSchema,
   outputSchema,
   annotations: readOnlyAnnotations("Find references to a name"),
