@@ -3,11 +3,11 @@ import { type InputOf, type Tool, type ToolContext, ToolError, type ToolResult }
 import { capNote, hintLine, lineSize, MESSAGE_CAP_BYTES, takePage } from "./paging.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import { scopeOf, searchFailure } from "./search_support.ts";
-import { globScopeNote } from "../search/scope.ts";
-import { translatePattern } from "../search/pattern.ts";
-import { search } from "../search/search.ts";
-import { contentOutput } from "../search/content_lines.ts";
-import type { GrepMode, SkippedFile } from "../search/protocol.ts";
+import { globScopeNote, type SearchScope } from "../search/scope.ts";
+import { type PatternSpec, translatePattern } from "../search/pattern.ts";
+import { search, type SearchOutcome } from "../search/search.ts";
+import { type ContentOptions, contentOutput } from "../search/content_lines.ts";
+import type { FileResult, GrepMode, SkippedFile } from "../search/protocol.ts";
 import { MAX_HOLD_BYTES } from "../search/stream_scan.ts";
 import { limitText } from "../byte_sizes.ts";
 import { recordContentLines } from "./shown_lines.ts";
@@ -140,45 +140,42 @@ function skippedNote(skipped: readonly SkippedFile[]): string | null {
   return `Not searched: ${files} (${names}${more}): ${why}`;
 }
 
-async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
-  const ws = ctx.workspace;
-  const { pattern, output_mode: mode, offset } = input;
-  const limit = input.head_limit ?? null;
-  if (mode !== "content") {
-    // Context and line numbers shape content lines only: said, never ignored in silence.
-    const unused = (["-A", "-B", "-C"] as const).filter((k) => input[k] !== undefined);
-    if (ctx.given.has("-n") && input["-n"] === false) unused.push("-n" as never);
-    if (unused.length > 0) {
-      throw new ToolError(
-        `${unused.join(", ")} shape${unused.length === 1 ? "s" : ""} content lines; set ` +
-          `output_mode to "content" or leave ${unused.length === 1 ? "it" : "them"} out`,
-      );
-    }
+/** Context and line numbers shape content lines only: said, never ignored in silence. */
+function refuseContentOnly(input: GrepInput, ctx: ToolContext): void {
+  if (input.output_mode === "content") return;
+  const unused = (["-A", "-B", "-C"] as const).filter((k) => input[k] !== undefined);
+  if (ctx.given.has("-n") && input["-n"] === false) unused.push("-n" as never);
+  if (unused.length > 0) {
+    throw new ToolError(
+      `${unused.join(", ")} shape${unused.length === 1 ? "s" : ""} content lines; set ` +
+        `output_mode to "content" or leave ${unused.length === 1 ? "it" : "them"} out`,
+    );
   }
-  const compiled = translatePattern(pattern, {
-    ignoreCase: input["-i"],
-    fixedStrings: input.fixed_strings,
-    wholeWords: input["-w"],
-    multiline: input.multiline,
-  });
-  if ("error" in compiled) throw new ToolError(compiled.error);
-  const scope = scopeOf(ws, input);
-  const { base, single: file } = scope;
-  // -C is the around of -A and -B, when they are not given themselves.
-  const contextAround = input["-C"] ?? 0;
-  const content = {
-    before: input["-B"] ?? contextAround,
-    after: input["-A"] ?? contextAround,
-    lineNumbers: input["-n"],
-  };
+}
+
+/** The content options; -C is the around of -A and -B, when they are not given themselves. */
+function contentOf(input: GrepInput): ContentOptions {
+  const around = input["-C"] ?? 0;
+  return { before: input["-B"] ?? around, after: input["-A"] ?? around, lineNumbers: input["-n"] };
+}
+
+/** The search over the scope, its failures in the model's words. */
+async function searchScope(
+  input: GrepInput,
+  ctx: ToolContext,
+  scope: SearchScope,
+  spec: PatternSpec,
+  content: ContentOptions,
+): Promise<SearchOutcome> {
+  const limit = input.head_limit ?? null;
+  const { offset } = input;
   const budget = ctx.config.maxOutputChars;
-  let outcome;
   try {
-    outcome = await search(ctx.session, {
-      ws: ws.options,
+    return await search(ctx.session, {
+      ws: ctx.workspace.options,
       scope,
-      spec: compiled.spec,
-      mode,
+      spec,
+      mode: input.output_mode,
       content,
       // One line past the page, so that whether more follow is known.
       collectLines: limit === null || limit === 0 ? Infinity : offset + limit + 1,
@@ -190,24 +187,56 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
       timeoutMs: ctx.config.regexTimeoutMs,
     }, (done, total, message) => ctx.progress(done, total, message));
   } catch (error) {
-    throw searchFailure(error, pattern, ctx.config.regexTimeoutMs);
+    throw searchFailure(error, input.pattern, ctx.config.regexTimeoutMs);
   }
+}
+
+/** The entries that page: files, `path:N` counts, or content lines. */
+function entriesOf(mode: GrepMode, results: readonly FileResult[], content: ContentOptions) {
+  if (mode === "files_with_matches") return results.map((r) => r.path);
+  if (mode === "count") return results.map((r) => `${r.path}:${r.count}`);
+  return contentOutput(results, content);
+}
+
+/** What an answer without lines says: a binary file named alone, the end, or why none. */
+async function emptyAnswer(
+  ctx: ToolContext,
+  scope: SearchScope,
+  found: { files: number; entries: number; offset: number },
+): Promise<string> {
+  const { base, single: file } = scope;
+  const binary = file && found.files === 0 ? await firstNul(ctx, base) : -1;
+  if (binary >= 0) {
+    return `Skipped "${base}": it is a binary file (a NUL byte at offset ${binary}), and grep ` +
+      "searches text files only";
+  }
+  if (found.offset > 0 && found.entries > 0) return "No more matches";
+  return (file ? null : globScopeNote(base, scope.globs)) ?? "No matches found";
+}
+
+async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
+  const { pattern, output_mode: mode, offset } = input;
+  refuseContentOnly(input, ctx);
+  const compiled = translatePattern(pattern, {
+    ignoreCase: input["-i"],
+    fixedStrings: input.fixed_strings,
+    wholeWords: input["-w"],
+    multiline: input.multiline,
+  });
+  if ("error" in compiled) throw new ToolError(compiled.error);
+  const scope = scopeOf(ctx.workspace, input);
+  const content = contentOf(input);
+  const outcome = await searchScope(input, ctx, scope, compiled.spec, content);
   const results = outcome.results;
   const totalFiles = results.length;
   let totalMatches = 0;
   for (const r of results) totalMatches += r.count;
-
-  let entries: string[];
-  if (mode === "files_with_matches") entries = results.map((r) => r.path);
-  else if (mode === "count") entries = results.map((r) => `${r.path}:${r.count}`);
-  else {
-    entries = contentOutput(results, content);
-  }
+  const entries = entriesOf(mode, results, content);
   const page = takePage(entries, {
     offset,
-    limit,
+    limit: input.head_limit ?? null,
     defaultLimit: Infinity,
-    budgetChars: budget,
+    budgetChars: ctx.config.maxOutputChars,
   }, lineSize);
   if (!outcome.complete && page.nextOffset === undefined) {
     // The held lines end where collecting stopped, never before the page (grep_job.ts); the
@@ -225,25 +254,19 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
     } else remaining = `${entries.length - page.nextOffset} more files`;
     lines.push(hintLine(remaining, page.nextOffset, capNote(page.cutBy)));
   }
-  if (file && totalFiles === 0 && outcome.skipped.length > 0) {
+  if (scope.single && totalFiles === 0 && outcome.skipped.length > 0) {
     throw tooLargeToSearch(outcome.skipped[0]);
   }
   if (lines.length === 0) {
-    const binary = file && totalFiles === 0 ? await firstNul(ctx, base) : -1;
-    if (binary >= 0) {
-      lines.push(
-        `Skipped "${base}": it is a binary file (a NUL byte at offset ${binary}), and grep searches text files only`,
-      );
-    } else if (offset > 0 && entries.length > 0) lines.push("No more matches");
-    else {lines.push(
-        file ? "No matches found" : globScopeNote(base, scope.globs) ?? "No matches found",
-      );}
+    lines.push(
+      await emptyAnswer(ctx, scope, { files: totalFiles, entries: entries.length, offset }),
+    );
   }
   // With --write, the lines shown count as read for edit_file (read before write).
   if (mode === "content" && content.lineNumbers) {
     await recordContentLines(ctx, page.items, results.map((r) => r.path));
   }
-  const note = file ? null : skippedNote(outcome.skipped);
+  const note = scope.single ? null : skippedNote(outcome.skipped);
   if (note !== null) lines.push(note);
   const key = mode === "files_with_matches" ? "files" : mode === "count" ? "counts" : "lines";
   const structured: Record<string, unknown> = {
