@@ -1,12 +1,21 @@
 /**
- * The one queue for heavy work of a session: a fixed number of units (two), granted in arrival
+ * The one queue for heavy work of a process: a fixed number of units (two), granted in arrival
  * order. A search-pool job takes every unit (it drives all the workers); a lighter heavy task
  * (one process, one parse) takes one. A waiting request whose signal aborts leaves the queue at
  * once and rejects with the signal's reason.
+ *
+ * Where one process serves several sessions (the shared daemon), each waiter belongs to the
+ * session whose call asked (lib/call_owner.ts), and the sessions are served in turn: the next
+ * grant goes to the head of the next session in line that waits, so that a small call of one
+ * session waits behind at most the jobs already running and one job of each other session, not
+ * behind another session's whole burst. Within a session, and with one session, arrival order.
  */
+
+import { currentOwner } from "./call_owner.ts";
 
 interface Waiter {
   weight: number;
+  owner: object | undefined;
   grant: () => void;
 }
 
@@ -14,6 +23,8 @@ export class WorkQueue {
   readonly capacity: number;
   #free: number;
   #waiting: Waiter[] = [];
+  /** The owner granted last: the next grant goes to the next owner after it that waits. */
+  #lastOwner: object | undefined;
 
   constructor(capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) {
@@ -36,11 +47,13 @@ export class WorkQueue {
     // Arrival order: nobody overtakes a waiter, so a heavy request is never starved.
     if (this.#waiting.length === 0 && this.#free >= want) {
       this.#free -= want;
+      this.#lastOwner = currentOwner();
       return Promise.resolve(this.#releaser(want));
     }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         weight: want,
+        owner: currentOwner(),
         grant: () => {
           signal.removeEventListener("abort", onAbort);
           resolve(this.#releaser(want));
@@ -74,10 +87,35 @@ export class WorkQueue {
   }
 
   #drain(): void {
-    while (this.#waiting.length > 0 && this.#waiting[0].weight <= this.#free) {
-      const next = this.#waiting.shift()!;
-      this.#free -= next.weight;
-      next.grant();
+    for (;;) {
+      const next = this.#nextWaiter();
+      if (next === undefined || this.#waiting[next].weight > this.#free) return;
+      const [waiter] = this.#waiting.splice(next, 1);
+      this.#free -= waiter.weight;
+      this.#lastOwner = waiter.owner;
+      waiter.grant();
     }
+  }
+
+  /**
+   * The index of the waiter to serve next: the oldest waiter of the first owner after the last
+   * one served (in order of each owner's oldest waiter), or the oldest when all are one owner's.
+   * Nobody overtakes the chosen waiter, so a heavy request is never starved.
+   */
+  #nextWaiter(): number | undefined {
+    if (this.#waiting.length === 0) return undefined;
+    const first = this.#waiting[0].owner;
+    if (this.#waiting.every((w) => w.owner === first)) return 0;
+    // Each owner's oldest waiter, in order of age.
+    const heads: number[] = [];
+    const seen = new Set<object | undefined>();
+    this.#waiting.forEach((w, i) => {
+      if (!seen.has(w.owner)) {
+        seen.add(w.owner);
+        heads.push(i);
+      }
+    });
+    const last = heads.findIndex((i) => this.#waiting[i].owner === this.#lastOwner);
+    return heads[(last + 1) % heads.length];
   }
 }

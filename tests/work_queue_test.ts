@@ -60,3 +60,36 @@ Deno.test("work queue: weights outside 1..capacity are a programming error", () 
   assert.throws(() => queue.acquire(signal, 3), RangeError);
   assert.throws(() => queue.acquire(signal, 0), RangeError);
 });
+
+Deno.test("work queue: with several owners (the daemon's sessions) they are served in turn", async () => {
+  const { asOwner } = await import("../lib/call_owner.ts");
+  const queue = new WorkQueue(2);
+  const a = {}, b = {};
+  const order: string[] = [];
+  const take = (owner: object, name: string) =>
+    asOwner(owner, () => queue.acquire(new AbortController().signal, "all")).then((release) => {
+      order.push(name);
+      return release;
+    });
+  const a1 = take(a, "a1");
+  const rest = [take(a, "a2"), take(a, "a3"), take(a, "a4")];
+  const b1 = take(b, "b1");
+  (await a1)();
+  (await b1)();
+  for (const r of rest) (await r)();
+  // b1 came after a's whole burst but waits behind one of its jobs only.
+  assert.deepEqual(order, ["a1", "b1", "a2", "a3", "a4"]);
+});
+
+Deno.test("work queue: one owner keeps arrival order", async () => {
+  const queue = new WorkQueue(2);
+  const order: number[] = [];
+  const all = [1, 2, 3].map((n) =>
+    queue.acquire(new AbortController().signal, n === 2 ? 1 : "all").then((release) => {
+      order.push(n);
+      return release;
+    })
+  );
+  for (const r of all) (await r)();
+  assert.deepEqual(order, [1, 2, 3]);
+});

@@ -5,6 +5,7 @@
  * When the relay goes, everything the session still runs is cancelled.
  */
 
+import { asOwner } from "../call_owner.ts";
 import type { Config } from "../config.ts";
 import { parseArgs } from "../cli/args.ts";
 import { TOOL_GROUPS } from "../cli/tool_selection.ts";
@@ -164,10 +165,15 @@ export class DaemonSession {
     };
     this.#host.turns.enter(this, signal).then(async (release) => {
       try {
-        const answer = await spec.handle(params as Record<string, unknown> | undefined, {
-          signal,
-          progress: report,
-        });
+        // The session owns everything the call starts: the heavy queue serves sessions in turn.
+        const answer = await asOwner(
+          this,
+          () =>
+            spec.handle(params as Record<string, unknown> | undefined, {
+              signal,
+              progress: report,
+            }),
+        );
         if (!signal.aborted) this.#stream.send(resultFrame(n, answer), String(n));
       } catch (error) {
         if (!signal.aborted) this.#stream.send(errorFrame(n, this.#wireError(error, method)));
