@@ -12,11 +12,10 @@ import {
   askEngine,
   engineFor,
   engineLanguages,
-  identifierOf,
   positionProperties,
   readPosition,
 } from "./semantic_support.ts";
-import { definitionsByName } from "./name_definitions.ts";
+import { rankedByName } from "./ranked_definitions.ts";
 import type { Definition, Engine, FilePosition, TypeInfo } from "../semantic/engine.ts";
 import { typeAt, typeLines } from "./type_at.ts";
 import { recordLinesAt } from "./shown_lines.ts";
@@ -72,6 +71,7 @@ const outputSchema = {
     engine: { type: "string", description: "Engine id" },
     type: { type: "string", description: "Quick info" },
     documentation: { type: "string", description: "Doc, first paragraph" },
+    note: { type: "string", description: "names: candidates, ranked by scope" },
   },
   required: ["definitions", "resolution"],
   additionalProperties: false,
@@ -115,6 +115,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   const engine = engineFor(ctx, at.path);
   let definitions: Definition[];
   let type: TypeInfo | null = null;
+  let note: string | null = null;
   if (engine !== null) {
     definitions = await askTarget(ctx, engine, { at, target });
     type = await typeAt(ctx, engine, at);
@@ -123,19 +124,19 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
       `target "${target}" needs a type engine, and "${at.path}" is not a ` +
         `${engineLanguages(ctx)} file; leave target out for the definitions by name`,
     );
-  } else definitions = await definitionsByName(ctx, identifierOf(ctx, at));
+  } else ({ definitions, note } = await rankedByName(ctx, at));
   const where = at.name !== undefined
     ? `"${at.name}" on line ${at.line}`
     : `line ${at.line} column ${at.column}`;
   // With --write, the definitions' lines count as read for edit_file.
   await recordLinesAt(ctx, definitions.map((d) => ({ path: d.path, line: d.line, text: d.text })));
   const lines = definitions.length > 0
-    ? definitions.map(textLine)
+    ? [...(note === null ? [] : [note]), ...definitions.map(textLine)]
     : [`No ${TARGETS[target].none} found for ${where} of "${at.path}"`];
   lines.push(...typeLines(type));
   const structured: Record<string, unknown> = engine !== null
     ? { definitions, resolution: "types", engine: engine.id }
-    : { definitions, resolution: "names" };
+    : { definitions, resolution: "names", ...(note === null ? {} : { note }) };
   if (type !== null && type.type !== "") {
     structured.type = type.type;
     if (type.documentation !== "") structured.documentation = type.documentation;
@@ -148,7 +149,8 @@ export const goToDefinitionTool: Tool = {
   title: "Go to definition",
   description: "Where the symbol at a position (path, line, name or column) is declared. TS/JS: " +
     "TypeScript's checker (imports, re-exports, overloads), with its type and doc; other " +
-    "languages: find_symbol's answer for the name. Prefer it to grep for common names. " +
+    "languages: the name's definitions ranked by scope (params, locals, self.x, imports, same " +
+    "package). Prefer it to grep for common names. " +
     "target: implementations or type declaration instead. `path:line:column: text  [kind " +
     "name, to line N]`; lib types: path null.",
   inputSchema,
