@@ -94,6 +94,17 @@ export interface SpanEdit {
   new_text: string;
 }
 
+/**
+ * The declaration a rename leaves as it is: asked at a use of an imported name, the engines
+ * rename only the local name (as TypeScript's and pyright's renames do).
+ */
+export interface Untouched {
+  name: string;
+  path: string;
+  line: number;
+  column: number;
+}
+
 export interface Diagnostic {
   path: string;
   line: number;
@@ -146,7 +157,7 @@ export interface CallEntry extends CallItem {
 export type Answer =
   | { kind: "definition"; engine: string; definitions: Definition[] }
   | { kind: "references"; engine: string; references: Reference[] }
-  | { kind: "rename"; engine: string; edits: SpanEdit[] }
+  | { kind: "rename"; engine: string; edits: SpanEdit[]; untouched?: Untouched }
   | {
     kind: "diagnostics";
     engine: string;

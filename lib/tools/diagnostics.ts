@@ -31,11 +31,11 @@ const outputSchema = {
   properties: {
     diagnostics: {
       type: "array",
-      description: "By path, line, column, code",
+      description: "Sorted",
       items: {
         type: "object",
         properties: {
-          path: { type: "string", description: "Relative path" },
+          path: { type: "string", description: "Path" },
           line: { type: "integer", description: "Line" },
           column: { type: "integer", description: "Column (UTF-16)" },
           code: { type: "string", description: "TS2322, syntax..." },
@@ -50,13 +50,13 @@ const outputSchema = {
         required: ["path", "line", "column", "code", "category", "message", "source"],
       },
     },
-    total: { type: "integer", description: "In the whole scope" },
+    total: { type: "integer", description: "In scope" },
     files_checked: { type: "integer", description: "Files type-checked" },
     files_left_out: { type: "integer", description: "Minified, skipped" },
     engine: { type: "string", description: "Engine ids" },
-    stopped: { type: "string", description: "Why it stopped early" },
+    stopped: { type: "string", description: "Why stopped" },
     offset: { type: "integer", description: "First shown" },
-    next_offset: { type: "integer", description: "Next offset" },
+    next_offset: { type: "integer", description: "Next page" },
     truncated: { type: "boolean", description: "More follow" },
   },
   required: ["diagnostics", "total", "files_checked", "offset", "truncated"],

@@ -76,12 +76,12 @@ const outputSchema = {
     skipped: { type: "integer", description: "Candidates not parsed" },
     partial_files: { type: "integer", description: "Not fully parsed" },
     offset: { type: "integer", description: "First shown" },
-    next_offset: { type: "integer", description: "Next offset" },
+    next_offset: { type: "integer", description: "Next page" },
     truncated: { type: "boolean", description: "More follow" },
     resolution: {
       type: "string",
       enum: ["types", "names"],
-      description: "types: by engine; names: by spelling",
+      description: "By types or by names",
     },
     engine: { type: "string", description: "Engine id" },
     partial: { type: "boolean", description: "Calls cut" },
@@ -484,7 +484,7 @@ export const findReferencesTool: Tool<FindReferencesInput> = {
   title: "Find references to a name",
   description:
     "Lines where a name occurs as an identifier in code, from syntax trees (not comments, " +
-    "strings or longer names); name-based. With a position (path, line, name or column) in a " +
+    "strings or longer names); name-based. With a position in a " +
     "TS/JS file: TypeScript's references of that symbol only (prefer it to grep for common " +
     "names). Lines like grep content, `path:line:text`, definitions marked `  [definition]`; " +
     "-C adds context; head_limit/offset page. calls (TS/JS): callers or callees to depth 1-3.",

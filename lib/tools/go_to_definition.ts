@@ -47,11 +47,11 @@ const outputSchema = {
         properties: {
           path: {
             type: ["string", "null"],
-            description: "Relative path; null outside",
+            description: "null: outside",
           },
           external: {
             type: "string",
-            description: "Outside file: lib.es5.d.ts",
+            description: "lib.es5.d.ts",
           },
           line: { type: "integer", description: "Line of the name" },
           column: { type: "integer", description: "Its column (UTF-16)" },
@@ -66,7 +66,7 @@ const outputSchema = {
     resolution: {
       type: "string",
       enum: ["types", "names"],
-      description: "types: by engine; names: by spelling",
+      description: "By types or by names",
     },
     engine: { type: "string", description: "Engine id" },
     type: { type: "string", description: "Quick info" },
@@ -147,7 +147,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
 export const goToDefinitionTool: Tool = {
   name: "go_to_definition",
   title: "Go to definition",
-  description: "Where the symbol at a position (path, line, name or column) is declared. TS/JS: " +
+  description: "Where the symbol at a position is declared. TS/JS: " +
     "TypeScript's checker (imports, re-exports, overloads), with its type and doc; other " +
     "languages: the name's definitions ranked by scope (params, locals, self.x, imports, same " +
     "package). Prefer it to grep for common names. " +

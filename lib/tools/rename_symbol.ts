@@ -14,11 +14,13 @@ import {
   positionProperties,
   readPosition,
 } from "./semantic_support.ts";
-import { budgetDiff, unifiedDiff } from "../edits/diff.ts";
+import { diffCounts, unifiedDiff } from "../edits/diff.ts";
 import { BatchRefusal, checkTargets, writeBatch } from "../edits/batch_write.ts";
 import { applySpans, type Span, type SpannedFile } from "../edits/span_edits.ts";
 import { toPlain } from "../edits/text_form.ts";
 import { WorkspaceError } from "../workspace/workspace.ts";
+import { MESSAGE_CAP_BYTES } from "../message_size.ts";
+import type { Untouched } from "../semantic/engine.ts";
 
 const inputSchema = {
   type: "object",
@@ -26,6 +28,7 @@ const inputSchema = {
     ...positionProperties("symbol to rename"),
     new_name: { type: "string", description: "The new name (an identifier)" },
     dry_run: { type: "boolean", description: "Only show the diff (default without --write)" },
+    diff_offset: { type: "integer", minimum: 0, description: "Diff lines to skip" },
   },
   required: ["path", "line", "new_name"],
   additionalProperties: false,
@@ -40,7 +43,7 @@ const outputSchema = {
       items: {
         type: "object",
         properties: {
-          path: { type: "string", description: "Relative path" },
+          path: { type: "string", description: "Path" },
           edits: {
             type: "array",
             description: "`line:column: old -> new`",
@@ -51,8 +54,10 @@ const outputSchema = {
       },
     },
     total_edits: { type: "integer", description: "Spans replaced" },
-    diff: { type: "string", description: "Unified diff of every file" },
-    applied: { type: "boolean", description: "Written (false: dry run)" },
+    diff: { type: "string", description: "Unified diff" },
+    diff_next_offset: { type: "integer", description: "Next diff_offset" },
+    note: { type: "string", description: "Untouched" },
+    applied: { type: "boolean", description: "false: dry run" },
     engine: { type: "string", description: "Engine id" },
   },
   required: ["files", "total_edits", "diff", "applied"],
@@ -84,6 +89,13 @@ function wantsWrite(args: Record<string, unknown>, write: boolean): boolean {
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const at = readPosition(ctx, args);
   const apply = wantsWrite(args, ctx.session.edits !== null);
+  const diffOffset = typeof args.diff_offset === "number" ? args.diff_offset : 0;
+  if (apply && diffOffset > 0) {
+    throw new ToolError(
+      "diff_offset pages the diff of a dry run; give dry_run: true with it (a rename that " +
+        "writes sends its whole diff); nothing was changed",
+    );
+  }
   const engine = engineFor(ctx, at.path);
   if (engine === null) {
     throw new ToolError(
@@ -120,10 +132,10 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     throw error;
   }
   const total = files.reduce((n, f) => n + f.spans.length, 0);
-  const budget = ctx.config.maxOutputChars === 0
-    ? 0
-    : Math.max(2000, ctx.config.maxOutputChars / 2);
-  const diff = budgetDiff(await diffOf(files), budget);
+  const page = diffPage(await diffOf(files), {
+    offset: diffOffset,
+    budget: apply ? APPLIED_DIFF_CHARS : dryRunBudget(ctx.config.maxOutputChars),
+  });
   const listed = files.map((f) => ({ path: f.rel, edits: f.spans.map(editLine) }));
   const head = `${apply ? "Renamed" : "Would rename"} to "${newName}": ${total} edit${
     total === 1 ? "" : "s"
@@ -131,21 +143,84 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     apply ? "" : " (dry run: nothing written)"
   }`;
   const lines = [head];
+  const note = answer.kind === "rename" ? untouchedNote(answer.untouched) : null;
+  if (note !== null) lines.push(note);
   for (const f of listed) for (const e of f.edits) lines.push(`${f.path}:${e}`);
-  lines.push(diff);
+  lines.push(page.diff);
+  const structured: Record<string, unknown> = {
+    files: listed,
+    total_edits: total,
+    diff: page.diff,
+  };
+  if (page.nextOffset !== undefined) structured.diff_next_offset = page.nextOffset;
+  if (note !== null) structured.note = note;
+  structured.applied = apply;
+  structured.engine = engine.id;
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+}
+
+/**
+ * The sentence for a rename that left the declaration as it is (asked at a use of an imported
+ * name), or null: what was renamed, what was not, and how to rename it all.
+ */
+function untouchedNote(untouched: Untouched | undefined): string | null {
+  if (untouched === undefined) return null;
+  const { name, path, line } = untouched;
+  return `Only this file's local name was renamed: the declaration of ${name} (${path}:${line}) ` +
+    `and its other uses are untouched; to rename them all, call rename_symbol at the ` +
+    `declaration (path "${path}", line ${line}, name "${name}")`;
+}
+
+/** A dry run's diff budget: half the output budget, at least 2,000 characters (0: none). */
+function dryRunBudget(maxOutputChars: number): number {
+  return maxOutputChars === 0 ? 0 : Math.max(2000, maxOutputChars / 2);
+}
+
+/**
+ * An applied rename cannot be asked again for the rest of its diff: it is sent whole within the
+ * message cap (it is in the text and in structuredContent, escaped there).
+ */
+const APPLIED_DIFF_CHARS = Math.floor(MESSAGE_CAP_BYTES / 5);
+
+/**
+ * The diff's lines from `offset` that fit `budget` (as text and as a JSON string), cut at a line;
+ * when cut, a last line says how many lines follow and which diff_offset shows them.
+ */
+function diffPage(
+  whole: string,
+  options: { offset: number; budget: number },
+): { diff: string; nextOffset?: number } {
+  const lines = whole.split("\n");
+  const { offset, budget } = options;
+  if (offset > 0 && offset >= lines.length) {
+    throw new ToolError(
+      `diff_offset ${offset} is past the end of the diff, which has ${lines.length} lines`,
+    );
+  }
+  let size = 0;
+  let end = offset;
+  while (
+    end < lines.length &&
+    (budget === 0 || size + JSON.stringify(lines[end]).length <= budget - HINT_CHARS)
+  ) {
+    size += JSON.stringify(lines[end]).length;
+    end++;
+  }
+  if (end === offset && end < lines.length) end++; // one over-long line still moves on
+  const kept = lines.slice(offset, end).join("\n");
+  if (end >= lines.length) return { diff: kept };
+  const { added, removed } = diffCounts(whole);
   return {
-    content: [{ type: "text", text: lines.join("\n") }],
-    structuredContent: {
-      files: listed,
-      total_edits: total,
-      diff,
-      applied: apply,
-      engine: engine.id,
-    },
+    diff: `${kept}\n[... ${lines.length - end} more diff lines (+${added} -${removed} in all); ` +
+      `call rename_symbol again with diff_offset: ${end} for the rest]`,
+    nextOffset: end,
   };
 }
 
-const DESCRIPTION = "Rename the TS/JS symbol at a position (path, line, name or column) " +
+/** Room for the last line of a cut page. */
+const HINT_CHARS = 160;
+
+const DESCRIPTION = "Rename the TS/JS symbol at a position " +
   "everywhere with TypeScript's rename (imports, re-exports, shorthands, JSX); only that " +
   "symbol changes, unlike find-and-replace. Answers a unified diff; ";
 

@@ -107,9 +107,25 @@ export class Oracle {
     });
   }
 
+  /**
+   * The references of a position; `definition` as the language service marks entries asked from
+   * the declaration (asked from a use it marks none, from an import the import specifier): each
+   * group that is not an alias is asked again at its definition.
+   */
   references(rel: string, line: number, column: number): OracleRef[] {
     const symbols = this.service.findReferences(this.#abs(rel), this.offset(rel, line, column)) ??
       [];
+    const declared = new Set<string>();
+    for (const s of symbols) {
+      if (s.definition.kind === ts.ScriptElementKind.alias) continue;
+      const view = this.service.findReferences(s.definition.fileName, s.definition.textSpan.start);
+      for (const group of view ?? []) {
+        if (group.definition.kind === ts.ScriptElementKind.alias) continue;
+        for (const r of group.references) {
+          if (r.isDefinition === true) declared.add(`${r.fileName}:${r.textSpan.start}`);
+        }
+      }
+    }
     const seen = new Map<string, OracleRef>();
     for (const s of symbols) {
       for (const r of s.references) {
@@ -119,17 +135,29 @@ export class Oracle {
         const entry = {
           path: this.#rel(r.fileName),
           ...this.#place(r.fileName, r.textSpan.start),
-          definition: r.isDefinition === true,
+          definition: declared.has(`${r.fileName}:${r.textSpan.start}`),
         };
         const key = `${entry.path}:${r.textSpan.start}`;
-        const had = seen.get(key);
-        if (had) had.definition ||= entry.definition;
-        else seen.set(key, entry);
+        if (!seen.has(key)) seen.set(key, entry);
       }
     }
     return [...seen.values()].sort((a, b) =>
       a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column
     );
+  }
+
+  /** `path:line` of the entries the language service marks as definitions asked from here. */
+  markedDefinitions(rel: string, line: number, column: number): string[] {
+    const symbols = this.service.findReferences(this.#abs(rel), this.offset(rel, line, column));
+    const out = new Set<string>();
+    for (const s of symbols ?? []) {
+      for (const r of s.references) {
+        if (r.isDefinition === true && r.fileName.startsWith(`${this.root}/`)) {
+          out.add(`${this.#rel(r.fileName)}:${this.#place(r.fileName, r.textSpan.start).line}`);
+        }
+      }
+    }
+    return [...out].sort();
   }
 
   /** Every file the rename changes, with the language service's edits applied. */

@@ -163,3 +163,30 @@ Deno.test("semantic parity: definitions, references, rename and diagnostics equa
     await dispose();
   }
 });
+
+Deno.test("find_references: asked from a use or an import, the declarations are marked as the language service marks them asked from the declaration, and import specifiers are not", async () => {
+  const { root, dispose } = await makeProject();
+  const oracle = new Oracle(root, "tsconfig.json");
+  const server = await SemanticServer.start(root);
+  try {
+    // scale's overloads and implementation (src/lib/shapes.ts:9-11), asked at one of them.
+    const declared = oracle.markedDefinitions("src/lib/shapes.ts", 11, 17);
+    assert.deepEqual(declared, [
+      "src/lib/shapes.ts:10",
+      "src/lib/shapes.ts:11",
+      "src/lib/shapes.ts:9",
+    ]);
+    // The language service itself marks none from the use and the import specifier from it.
+    assert.deepEqual(oracle.markedDefinitions("src/use.ts", 8, 24), []);
+    assert.deepEqual(oracle.markedDefinitions("src/use.ts", 1, 18), ["src/use.ts:1"]);
+    for (const at of [{ line: 8, name: "scale" }, { line: 1, name: "scale" }]) {
+      const got = await server.ok("find_references", { path: "src/use.ts", ...at, head_limit: 0 });
+      const marked = (got.structured.lines as string[]).map(parseReference)
+        .filter((r) => r.definition).map((r) => `${r.path}:${r.line}`).sort();
+      assert.deepEqual(marked, declared, `asked at src/use.ts:${at.line}`);
+    }
+  } finally {
+    await server.close();
+    await dispose();
+  }
+});

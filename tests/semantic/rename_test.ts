@@ -213,3 +213,136 @@ Deno.test("batch write: a file changed since the change was computed refuses the
     await dispose();
   }
 });
+
+/** A tree where `camelize` is imported under an alias, plainly, and in many files. */
+function aliasTree(uses: number): Record<string, string> {
+  const tree: Record<string, string> = {
+    "src/general.ts": "export function camelize(text: string): string {\n  return text;\n}\n",
+    "src/style.ts": 'import { camelize as toCamelCase } from "./general";\n\n' +
+      'export const a = toCamelCase("x");\nexport const b = toCamelCase("y");\n',
+    "src/plain.ts": 'import { camelize } from "./general";\n\nexport const c = camelize("z");\n',
+  };
+  for (let k = 0; k < uses; k++) {
+    tree[`src/use_${String(k).padStart(2, "0")}.ts`] =
+      `import { camelize } from "./general";\n\nexport const v${k} = camelize("${k}");\n`;
+  }
+  return tree;
+}
+
+Deno.test("rename_symbol at a use of an aliased import: only the alias is renamed, as the language service does, and the answer names the untouched declaration and how to rename it", async () => {
+  const tree = await makeTree(aliasTree(0));
+  const oracle = new Oracle(tree.root, null, ["src/general.ts", "src/style.ts", "src/plain.ts"]);
+  const want = oracle.renamed("src/style.ts", 3, 18, "toCamel");
+  const server = await SemanticServer.start(tree.root);
+  try {
+    const got = await server.ok("rename_symbol", {
+      path: "src/style.ts",
+      line: 3,
+      name: "toCamelCase",
+      new_name: "toCamel",
+    });
+    const files = (got.structured.files as Array<{ path: string }>).map((f) => f.path);
+    assert.deepEqual(files, [...want.keys()].sort());
+    assert.deepEqual(files, ["src/style.ts"]);
+    const note = got.structured.note as string;
+    assert.match(
+      note,
+      /declaration of camelize \(src\/general\.ts:1\) and its other uses are untouched/,
+    );
+    assert.match(
+      note,
+      /call rename_symbol at the declaration \(path "src\/general\.ts", line 1, name "camelize"\)/,
+    );
+    assert.ok(got.text.includes(note), got.text);
+    // At the declaration, every file follows and nothing is said to be untouched.
+    const all = await server.ok("rename_symbol", {
+      path: "src/general.ts",
+      line: 1,
+      name: "camelize",
+      new_name: "toCamel",
+    });
+    assert.equal(all.structured.note, undefined);
+    assert.deepEqual(
+      (all.structured.files as Array<{ path: string }>).map((f) => f.path),
+      [...oracle.renamed("src/general.ts", 1, 17, "toCamel").keys()].sort(),
+    );
+    // A plain import renamed at its use becomes `camelize as toCamel` there: said the same way.
+    const plain = await server.ok("rename_symbol", {
+      path: "src/plain.ts",
+      line: 3,
+      name: "camelize",
+      new_name: "toCamel",
+    });
+    assert.match(plain.structured.note as string, /declaration of camelize \(src\/general\.ts:1\)/);
+  } finally {
+    await server.close();
+    await tree.dispose();
+  }
+});
+
+/** The diff lines of a page, without the last line that says more follow. */
+function pageLines(diff: string): string[] {
+  const lines = diff.split("\n");
+  return lines[lines.length - 1].startsWith("[... ") ? lines.slice(0, -1) : lines;
+}
+
+Deno.test("rename_symbol: a dry run's diff over the budget is paged with diff_offset, and the pages make the whole diff of every file", async () => {
+  const tree = await makeTree(aliasTree(40));
+  const whole = await SemanticServer.start(tree.root, ["--max-output-chars", "0"]);
+  const paged = await SemanticServer.start(tree.root, ["--max-output-chars", "1000"]);
+  const at = { path: "src/general.ts", line: 1, name: "camelize", new_name: "toCamel" };
+  try {
+    const full = await whole.ok("rename_symbol", at);
+    const diff = full.structured.diff as string;
+    assert.equal(full.structured.diff_next_offset, undefined);
+    assert.ok(diff.length > 4000, `a diff of ${diff.length} characters`);
+    const lines: string[] = [];
+    let offset = 0;
+    let pages = 0;
+    for (;;) {
+      const got = await paged.ok("rename_symbol", { ...at, diff_offset: offset });
+      pages++;
+      assert.equal(got.structured.total_edits, full.structured.total_edits);
+      lines.push(...pageLines(got.structured.diff as string));
+      const next = got.structured.diff_next_offset as number | undefined;
+      if (next === undefined) break;
+      assert.match(got.text, new RegExp(`call rename_symbol again with diff_offset: ${next} for`));
+      assert.equal(next, offset + pageLines(got.structured.diff as string).length);
+      offset = next;
+    }
+    assert.ok(pages > 1, "the diff took one page");
+    assert.equal(lines.join("\n"), diff);
+    for (const f of full.structured.files as Array<{ path: string }>) {
+      assert.ok(diff.includes(`+++ b/${f.path}`) || diff.includes(f.path), f.path);
+    }
+    const past = await paged.call("rename_symbol", { ...at, diff_offset: 100_000 });
+    assert.equal(past.isError, true);
+    assert.match(past.text, /diff_offset 100000 is past the end of the diff/);
+  } finally {
+    await whole.close();
+    await paged.close();
+    await tree.dispose();
+  }
+});
+
+Deno.test("rename_symbol --write: the whole diff comes in the answer, however far over the budget", async () => {
+  const tree = await makeTree(aliasTree(40));
+  const server = await SemanticServer.start(tree.root, ["--write", "--max-output-chars", "1000"]);
+  try {
+    const at = { path: "src/general.ts", line: 1, name: "camelize", new_name: "toCamel" };
+    const refused = await server.call("rename_symbol", { ...at, dry_run: false, diff_offset: 5 });
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /give dry_run: true with it/);
+    const got = await server.ok("rename_symbol", at);
+    assert.equal(got.structured.applied, true);
+    assert.equal(got.structured.diff_next_offset, undefined);
+    const diff = got.structured.diff as string;
+    for (const f of got.structured.files as Array<{ path: string }>) {
+      assert.ok(diff.includes(f.path), `${f.path} is in the diff`);
+    }
+    assert.equal((got.structured.files as unknown[]).length, 43);
+  } finally {
+    await server.close();
+    await tree.dispose();
+  }
+});

@@ -15,6 +15,7 @@ import {
   type Reference,
   SemanticRefusal as Refusal,
   type SpanEdit,
+  type Untouched,
 } from "../engine.ts";
 import { byDiagnostic, byPlace } from "../diagnostic_order.ts";
 import { isMinifiedScript, isScriptPath } from "./script_paths.ts";
@@ -146,37 +147,58 @@ export class SemanticQueries {
   references(at: FilePosition): Reference[] {
     const { project, path, offset } = this.#at(at);
     const symbols = project.service.findReferences(path, offset) ?? [];
-    const byKey = new Map<
-      string,
-      { rel: string; fileName: string; start: number; definition: boolean }
-    >();
+    const declared = this.#declarations(project, symbols, { path, offset });
+    const byKey = new Map<string, { rel: string; fileName: string; start: number }>();
     for (const symbol of symbols) {
       for (const r of symbol.references) {
         const rel = this.#files.relOf(r.fileName);
         if (rel === null || this.#files.isLib(r.fileName) || !this.#files.isServed(rel)) continue;
-        const key = `${rel}\0${r.textSpan.start}`;
-        const had = byKey.get(key);
-        if (had !== undefined) had.definition ||= r.isDefinition === true;
-        else {
-          byKey.set(key, {
-            rel,
-            fileName: r.fileName,
-            start: r.textSpan.start,
-            definition: r.isDefinition === true,
-          });
-        }
+        const key = `${r.fileName}\0${r.textSpan.start}`;
+        if (!byKey.has(key)) byKey.set(key, { rel, fileName: r.fileName, start: r.textSpan.start });
       }
     }
     const out: Reference[] = [];
-    for (const r of byKey.values()) {
+    for (const [key, r] of byKey) {
       const place = this.#place(r.fileName, r.start);
       if (place === null) continue;
-      out.push({ path: r.rel, ...place, definition: r.definition });
+      out.push({ path: r.rel, ...place, definition: declared.has(key) });
     }
     return out.sort(byPlace);
   }
 
-  rename(at: FilePosition, newName: string): { edits: SpanEdit[] } {
+  /**
+   * The entries that declare the symbol (`fileName\0start`), as the language service marks them
+   * (`isDefinition`) when asked from a declaration: asked from a use it marks none, and asked from
+   * an import it marks the import specifier, which declares only the alias. So each group whose
+   * definition is not an alias (an import or export specifier) is asked again at that
+   * definition, unless the question was asked there.
+   */
+  #declarations(
+    project: Project,
+    symbols: readonly ts.ReferencedSymbol[],
+    asked: { path: string; offset: number },
+  ): Set<string> {
+    const alias = this.#ts.ScriptElementKind.alias;
+    const out = new Set<string>();
+    const take = (groups: readonly ts.ReferencedSymbol[]) => {
+      for (const group of groups) {
+        if (group.definition.kind === alias) continue;
+        for (const r of group.references) {
+          if (r.isDefinition === true) out.add(`${r.fileName}\0${r.textSpan.start}`);
+        }
+      }
+    };
+    for (const group of symbols) {
+      if (group.definition.kind === alias) continue;
+      const { fileName, textSpan } = group.definition;
+      const atDefinition = fileName === asked.path && textSpan.start <= asked.offset &&
+        asked.offset <= textSpan.start + textSpan.length;
+      take(atDefinition ? symbols : project.service.findReferences(fileName, textSpan.start) ?? []);
+    }
+    return out;
+  }
+
+  rename(at: FilePosition, newName: string): { edits: SpanEdit[]; untouched?: Untouched } {
     this.#checkName(newName);
     const { project, path, offset } = this.#at(at);
     const info = project.service.getRenameInfo(path, offset, { allowRenameOfImportPath: false });
@@ -233,7 +255,34 @@ export class SemanticQueries {
         from = start + length;
       }
     }
-    return { edits: edits.sort(byPlace) };
+    const untouched = this.#untouched(project, { path, offset }, locations);
+    return untouched === null
+      ? { edits: edits.sort(byPlace) }
+      : { edits: edits.sort(byPlace), untouched };
+  }
+
+  /**
+   * The declaration a rename leaves as it is, when there is one: asked at a use of an imported
+   * name (`import { camelize as toCamelCase }`, or a plain import, which becomes `camelize as
+   * newName`), the language service renames only the local name, and the declaration and its
+   * other uses stay. The first declaration inside the served tree that no location covers.
+   */
+  #untouched(
+    project: Project,
+    asked: { path: string; offset: number },
+    locations: readonly ts.RenameLocation[],
+  ): Untouched | null {
+    const covered = new Set(locations.map((l) => `${l.fileName}\0${l.textSpan.start}`));
+    const found = project.service.getDefinitionAtPosition(asked.path, asked.offset) ?? [];
+    if (found.some((d) => covered.has(`${d.fileName}\0${d.textSpan.start}`))) return null;
+    for (const d of found) {
+      const rel = this.#files.relOf(d.fileName);
+      if (rel === null || this.#files.isLib(d.fileName) || !this.#files.isServed(rel)) continue;
+      const place = this.#place(d.fileName, d.textSpan.start);
+      if (place === null) continue;
+      return { name: this.#shownName(d.name), path: rel, line: place.line, column: place.column };
+    }
+    return null;
   }
 
   /** A new name must be one identifier token that is not a reserved word. */
