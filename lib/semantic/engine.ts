@@ -154,8 +154,18 @@ export interface CallEntry extends CallItem {
   cycle?: boolean;
 }
 
+/**
+ * Answers that list declarations for a position. `type`: the type at that position, when the
+ * engine gives it with the answer (one question instead of two); absent, ask `type`.
+ */
+interface DeclarationsAnswer {
+  engine: string;
+  definitions: Definition[];
+  type?: TypeInfo | null;
+}
+
 export type Answer =
-  | { kind: "definition"; engine: string; definitions: Definition[] }
+  | { kind: "definition" } & DeclarationsAnswer
   | { kind: "references"; engine: string; references: Reference[] }
   | { kind: "rename"; engine: string; edits: SpanEdit[]; untouched?: Untouched }
   | {
@@ -173,8 +183,8 @@ export type Answer =
     /** Why the check stopped before every file was checked (a sentence), when it did. */
     stopped?: string;
   }
-  | { kind: "implementations"; engine: string; definitions: Definition[] }
-  | { kind: "type_definitions"; engine: string; definitions: Definition[] }
+  | { kind: "implementations" } & DeclarationsAnswer
+  | { kind: "type_definitions" } & DeclarationsAnswer
   | {
     kind: "calls";
     engine: string;

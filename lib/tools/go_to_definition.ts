@@ -99,14 +99,17 @@ async function askTarget(
   ctx: ToolContext,
   engine: Engine,
   asked: { at: FilePosition; target: Target },
-): Promise<Definition[]> {
+): Promise<{ definitions: Definition[]; type: TypeInfo | null }> {
   const { at, target } = asked;
   const answer = await askEngine(
     ctx,
     engine,
     target === "definition" ? { kind: "definition", at } : { kind: TARGETS[target].kind, at },
   );
-  return "definitions" in answer ? answer.definitions : [];
+  if (!("definitions" in answer)) return { definitions: [], type: null };
+  // An engine that gives the type with its answer saves a question.
+  const type = answer.type !== undefined ? answer.type : await typeAt(ctx, engine, asked.at);
+  return { definitions: answer.definitions, type };
 }
 
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
@@ -117,8 +120,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   let type: TypeInfo | null = null;
   let note: string | null = null;
   if (engine !== null) {
-    definitions = await askTarget(ctx, engine, { at, target });
-    type = await typeAt(ctx, engine, at);
+    ({ definitions, type } = await askTarget(ctx, engine, { at, target }));
   } else if (target !== "definition") {
     throw new ToolError(
       `target "${target}" needs a type engine, and "${at.path}" is not a ` +

@@ -140,6 +140,11 @@ Deno.test("navigation parity: implementations, type definitions, quick info and 
         const want = oracleOf(p).type(p.path, p.line, columnIn(p));
         assert.ok(want !== null, where(p));
         assert.deepEqual(got.info, want, where(p));
+        // The declaration questions carry the same type (one question instead of two).
+        const definition = await engine.ask(ws, { kind: "definition", at: p }, {
+          signal: new AbortController().signal,
+        });
+        assert.deepEqual(definition.kind === "definition" && definition.type, want, where(p));
       }
       // The first paragraph only: the interface's second paragraph is left out.
       const speaker = await ask("type", { kind: "type", at: QUICK_INFO[0] });

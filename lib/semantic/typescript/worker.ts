@@ -128,10 +128,19 @@ class SemanticWorld {
     this.#begin(id);
     const nav = this.#navigation;
     switch (query.kind) {
+      // The type at the position comes with the answer: one question, one program check.
       case "implementations":
-        return { kind: "implementations", definitions: nav.implementations(query.at) };
+        return {
+          kind: "implementations",
+          definitions: nav.implementations(query.at),
+          type: nav.type(query.at),
+        };
       case "type_definitions":
-        return { kind: "type_definitions", definitions: nav.typeDefinitions(query.at) };
+        return {
+          kind: "type_definitions",
+          definitions: nav.typeDefinitions(query.at),
+          type: nav.type(query.at),
+        };
       case "type":
         return { kind: "type", info: nav.type(query.at) };
       case "calls": {
@@ -146,7 +155,11 @@ class SemanticWorld {
     this.#begin(id);
     switch (query.kind) {
       case "definition":
-        return { kind: "definition", definitions: this.#queries.definitions(query.at) };
+        return {
+          kind: "definition",
+          definitions: this.#queries.definitions(query.at),
+          type: this.#navigation.type(query.at),
+        };
       case "references":
         return { kind: "references", references: this.#queries.references(query.at) };
       case "rename":
