@@ -119,7 +119,9 @@ function tooLargeToSearch(skipped: SkippedFile): ToolError {
       } and a multiline search holds the whole file, at most ${limit}; search it without multiline`
       : `Cannot search ${
         JSON.stringify(path)
-      }: it has a line longer than ${limit}, the most grep holds of one file at once`,
+      }: it has a line longer than ${limit}, the most grep holds of one file at once, and this ` +
+        "pattern must see a line whole; a literal (fixed_strings) or a pattern of bounded length " +
+        "is searched in such lines",
   );
 }
 

@@ -82,6 +82,13 @@ toolTest(
     assert.equal(lines[0], "small.txt");
     assert.match(lines[1], /^Not searched: 1 file \("huge\.txt"\): each has a line over 128 MiB/);
     assert.equal((r.structuredContent as { note?: string }).note, lines[1]);
+    // Named alone, the file is an error that says what can be searched in such a line.
+    const alone = await call(grepTool, { pattern: "needle.*", path: "huge.txt" }, h);
+    assert.equal(alone.isError, true);
+    assert.match(
+      text(alone),
+      /line longer than 128 MiB.*a literal \(fixed_strings\) or a pattern of bounded length/,
+    );
     // A literal is searched in windows over the same line.
     const literal = await call(grepTool, { pattern: "needle", fixed_strings: true }, h);
     assert.equal(text(literal), "huge.txt\nsmall.txt");
