@@ -24,7 +24,9 @@ export class DaemonWorld {
   }
 
   static async create(files: Record<string, string> = {}): Promise<DaemonWorld> {
-    const top = await Deno.realPath(await Deno.makeTempDir({ prefix: "shipcode-daemon-" }));
+    // Under /tmp: a socket path must stay under about 100 bytes, and macOS's own temp folder
+    // (/var/folders/...) alone takes half of that.
+    const top = await Deno.realPath(await Deno.makeTempDir({ dir: "/tmp", prefix: "scd-" }));
     const world = new DaemonWorld(top);
     await Deno.mkdir(world.root);
     await Deno.mkdir(world.runtime, { mode: 0o700 });

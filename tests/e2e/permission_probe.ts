@@ -25,6 +25,8 @@ globalThis.addEventListener("unload", () => {
     run: attempt(() =>
       new Deno.Command("git", { args: ["--version"], stdout: "null" }).outputSync()
     ),
+    // The launch line's network permission is only for the shared daemon's Unix socket.
+    net: attempt(() => Deno.listen({ hostname: "127.0.0.1", port: 0 }).close()),
     // No such library: with the permission held this fails to open it (an Error); without it,
     // the permission check refuses first (NotCapable).
     ffi: attempt(() => {

@@ -12,7 +12,9 @@ const PROBE = new URL("./permission_probe.ts", import.meta.url).pathname;
 async function probe(
   flags: string[],
   options: { gitRepo?: boolean } = {},
-): Promise<{ write: string; run: string; ffi: string; wrote: boolean; stderr: string }> {
+): Promise<
+  { write: string; run: string; ffi: string; net: string; wrote: boolean; stderr: string }
+> {
   const root = await Deno.makeTempDir({ prefix: "shipcode-perm-" });
   try {
     if (options.gitRepo) {
@@ -51,6 +53,12 @@ Deno.test("permissions: a read-only session cannot write a file even from inside
   const report = await probe([]);
   assert.equal(report.write, "NotCapable");
   assert.equal(report.wrote, false);
+});
+
+Deno.test("permissions: a session in one process (--no-daemon) holds no network permission", async () => {
+  for (const flags of [[], ["--write"]]) {
+    assert.equal((await probe(flags, { gitRepo: true })).net, "NotCapable", JSON.stringify(flags));
+  }
 });
 
 Deno.test("permissions: a session without git tools cannot spawn a program", async () => {
