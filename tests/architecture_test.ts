@@ -215,6 +215,9 @@ const FS_ALLOWED: Record<string, string> = {
   "lib/index/store/folder_table.ts":
     "stats folders and their ignore files for the stored folder table (no content)",
   "lib/index/watch_worker.ts": "watches the tree for the index (no content)",
+  "lib/semantic/python/pyright_server.ts": "takes the real path of pyright's own npm package",
+  "lib/semantic/python/queries.ts": "reads pyright's bundled typeshed stubs from its npm package",
+  "lib/semantic/python/worker.ts": "watches the tree to tell pyright what changed (no content)",
   "lib/semantic/typescript/type_files.ts":
     "reads TypeScript's own lib .d.ts files from its npm package",
   "lib/semantic/typescript/worker.ts": "watches the tree to drop stale programs (no content)",
@@ -309,4 +312,14 @@ Deno.test("architecture: the typescript package is imported only under lib/seman
   );
   assert.ok(importers.length > 0, "the engine imports it");
   assert.deepEqual(importers.filter((file) => !file.startsWith("lib/semantic/typescript/")), []);
+});
+
+Deno.test("architecture: the pyright package is loaded only under lib/semantic/python/", () => {
+  const importers = [...sourceFiles("lib"), "main.ts"].filter((file) =>
+    /(?:from\s*|import\(\s*|import\.meta\.resolve\(\s*)["']pyright[/"']/.test(
+      Deno.readTextFileSync(`${ROOT}${file}`),
+    )
+  );
+  assert.ok(importers.length > 0, "the engine loads it");
+  assert.deepEqual(importers.filter((file) => !file.startsWith("lib/semantic/python/")), []);
 });

@@ -140,12 +140,12 @@ async function run(input: DiagnosticsInput, ctx: ToolContext): Promise<ToolResul
 
 export const diagnosticsTool: Tool<DiagnosticsInput> = {
   name: "diagnostics",
-  title: "TypeScript diagnostics",
-  description: "TypeScript's errors for the TS/JS files under path (default: all), each with its " +
-    "tsconfig, as `tsc --noEmit -p` reports them: use it after an edit instead of a build. " +
+  title: "Type diagnostics",
+  description: "Type errors of the TS/JS and Python files under path (default: all) as " +
+    "`tsc --noEmit -p` (each tsconfig) and pyright report them: use it after an edit, not a build. " +
     "`path:line:column: error TS2322: message`; head_limit/offset page.",
   inputSchema,
   outputSchema,
-  annotations: readOnlyAnnotations("TypeScript diagnostics"),
+  annotations: readOnlyAnnotations("Type diagnostics"),
   run,
 };

@@ -485,7 +485,7 @@ export const findReferencesTool: Tool<FindReferencesInput> = {
   description:
     "Lines where a name occurs as an identifier in code, from syntax trees (not comments, " +
     "strings or longer names); name-based. With a position in a " +
-    "TS/JS file: TypeScript's references of that symbol only (prefer it to grep for common " +
+    "TS/JS or Python file: that symbol's references only (prefer it to grep for common " +
     "names). Lines like grep content, `path:line:text`, definitions marked `  [definition]`; " +
     "-C adds context; head_limit/offset page. calls (TS/JS): callers or callees to depth 1-3.",
   inputSchema,

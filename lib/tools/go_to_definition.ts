@@ -150,9 +150,9 @@ export const goToDefinitionTool: Tool = {
   name: "go_to_definition",
   title: "Go to definition",
   description: "Where the symbol at a position is declared. TS/JS: " +
-    "TypeScript's checker (imports, re-exports, overloads), with its type and doc; other " +
-    "languages: the name's definitions ranked by scope (params, locals, self.x, imports, same " +
-    "package). Prefer it to grep for common names. " +
+    "TypeScript's checker (imports, re-exports, overloads), with its type and doc; Python: " +
+    "pyright; others: the name's definitions ranked by scope (params, locals, self.x, " +
+    "imports, same package). Prefer it to grep for common names. " +
     "target: implementations or type declaration instead. `path:line:column: text  [kind " +
     "name, to line N]`; lib types: path null.",
   inputSchema,

@@ -220,8 +220,8 @@ function diffPage(
 /** Room for the last line of a cut page. */
 const HINT_CHARS = 160;
 
-const DESCRIPTION = "Rename the TS/JS symbol at a position " +
-  "everywhere with TypeScript's rename (imports, re-exports, shorthands, JSX); only that " +
+const DESCRIPTION = "Rename the TS/JS or Python symbol at a position " +
+  "everywhere with its engine's rename (imports, re-exports, shorthands, JSX); only that " +
   "symbol changes, unlike find-and-replace. Answers a unified diff; ";
 
 export const renameSymbolTool: Tool = {

@@ -12,6 +12,7 @@ import { GitRunner } from "../git/runner.ts";
 import type { GitTarget } from "../git/target.ts";
 import { HEAP_SHARE_BYTES, SearchPool } from "../search/pool.ts";
 import { SemanticRouter } from "../semantic/router/router.ts";
+import type { EngineFactory } from "../semantic/router/engines.ts";
 import { SymbolService } from "../symbols/service.ts";
 import { WorkQueue } from "../work_queue.ts";
 import type { SearchIndex } from "../index/service.ts";
@@ -51,6 +52,8 @@ export class Session {
       maxReadBytes?: number;
       /** The session whose services this one uses (and never stops): a daemon's sessions. */
       shared?: Session;
+      /** The type engines' table (default: lib/semantic/router/engines.ts); tests name fewer. */
+      engines?: readonly EngineFactory[];
     } = {},
   ) {
     this.edits = options.write === true ? new EditSession() : null;
@@ -75,7 +78,7 @@ export class Session {
       idleMs: options.semanticIdleMs,
       budgetMs: options.semanticBudgetMs,
       maxBytes: options.maxReadBytes,
-    });
+    }, options.engines);
     this.symbols = new SymbolService({ queue: this.queue });
     this.#onWritten();
   }

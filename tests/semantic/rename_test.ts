@@ -147,7 +147,7 @@ Deno.test("rename_symbol: refusals change nothing and say why", async () => {
       [
         writing,
         { path: "tsconfig.json", line: 2, name: "extends", new_name: "x" },
-        /works on TypeScript\/JavaScript files/,
+        /works on TypeScript\/JavaScript or Python files/,
       ],
     ];
     for (const [server, args, message] of cases) {

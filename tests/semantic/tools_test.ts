@@ -1,24 +1,24 @@
 /**
  * The type-aware tools' arguments and other languages, through the real process: a position by
  * name or column, the errors a bad position gets (the line and the nearest occurrence quoted),
- * the name-based answers for a file in another language (`resolution: "names"`), diagnostics of
+ * the name-based answers for a file of a language no engine answers for (`resolution: "names"`), diagnostics of
  * one file or folder, and progress while the first program builds.
  */
 import assert from "node:assert/strict";
 import { makeProject } from "./fixture.ts";
 import { SemanticServer } from "./server.ts";
 
+/** A file of a language no engine answers for (Python has pyright now; Go has none). */
+const GO_UTIL = "package tools\n\nfunc helper() int {\n\treturn 1\n}\n\nvar value = helper()\n";
+
 Deno.test("semantic tools: positions by name or column, and the errors of a bad one", async () => {
   const { root, dispose } = await makeProject();
   await Deno.writeTextFile(
-    `${root}/tools/util.py`,
-    "def helper():\n    return 1\n\n\nvalue = helper()\n",
+    `${root}/tools/util.go`,
+    GO_UTIL,
   ).catch(async () => {
     await Deno.mkdir(`${root}/tools`);
-    await Deno.writeTextFile(
-      `${root}/tools/util.py`,
-      "def helper():\n    return 1\n\n\nvalue = helper()\n",
-    );
+    await Deno.writeTextFile(`${root}/tools/util.go`, GO_UTIL);
   });
   const server = await SemanticServer.start(root);
   try {
@@ -89,30 +89,30 @@ Deno.test("semantic tools: positions by name or column, and the errors of a bad 
       assert.match(got.text, message);
     }
     // Another language: find_symbol's and find_references' name-based answers.
-    const py = await server.ok("go_to_definition", {
-      path: "tools/util.py",
-      line: 5,
+    const go = await server.ok("go_to_definition", {
+      path: "tools/util.go",
+      line: 7,
       name: "helper",
     });
-    assert.equal(py.structured.resolution, "names");
-    assert.deepEqual(py.structured.definitions, [{
-      path: "tools/util.py",
-      line: 1,
-      column: 5,
-      end_line: 2,
+    assert.equal(go.structured.resolution, "names");
+    assert.deepEqual(go.structured.definitions, [{
+      path: "tools/util.go",
+      line: 3,
+      column: 6,
+      end_line: 5,
       kind: "function",
       name: "helper",
-      text: "def helper():",
+      text: "func helper() int {",
     }]);
-    const pyRefs = await server.ok("find_references", {
-      path: "tools/util.py",
-      line: 5,
-      column: 9,
+    const goRefs = await server.ok("find_references", {
+      path: "tools/util.go",
+      line: 7,
+      column: 13,
     });
-    assert.equal(pyRefs.structured.resolution, "names");
-    assert.deepEqual(pyRefs.structured.lines, [
-      "tools/util.py:1:5:def helper():  [definition]",
-      "tools/util.py:5:9:value = helper()",
+    assert.equal(goRefs.structured.resolution, "names");
+    assert.deepEqual(goRefs.structured.lines, [
+      "tools/util.go:3:6:func helper() int {  [definition]",
+      "tools/util.go:7:13:var value = helper()",
     ]);
   } finally {
     await server.close();

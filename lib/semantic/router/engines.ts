@@ -5,10 +5,12 @@
 import type { Engine } from "../engine.ts";
 import type { EngineOptions } from "../worker_engine.ts";
 import { typescriptEngine } from "../typescript/engine.ts";
+import { pythonEngine } from "../python/engine.ts";
 
 /** Makes a session's engine (nothing starts until its first question). */
 export type EngineFactory = (options: EngineOptions) => Engine;
 
 export const ENGINES: readonly EngineFactory[] = [
   typescriptEngine,
+  pythonEngine,
 ];

@@ -1,0 +1,154 @@
+/**
+ * The Python worker: pyright's language server (pyright_server.ts) over the workspace, questions
+ * answered one at a time through worker_host.ts's loop. It holds the permission to read and
+ * nothing else (lib/worker_start.ts); pyright is shown an empty environment. pyright starts on
+ * the first question that needs it (a diagnostics question over a scope with no Python file is
+ * answered without it). A file watcher on the root tells pyright when files change, come or go
+ * (pyright_server.ts "Freshness").
+ */
+/// <reference lib="deno.worker" />
+import { Workspace } from "../../workspace/workspace.ts";
+import { isGitName, relativeUnder } from "../../workspace/names.ts";
+import { isTempName } from "../../workspace/temp_names.ts";
+import type { Query } from "../engine.ts";
+import type { WorkerAnswer, WorkerSettings } from "../protocol.ts";
+import { type EngineWorld, hostEngine, postToMain } from "../worker_host.ts";
+import { LspError, REQUEST_CANCELLED } from "./lsp_client.ts";
+import { PyrightServer } from "./pyright_server.ts";
+import { PythonQueries } from "./queries.ts";
+import { pythonFilesIn } from "./scope.ts";
+
+/** How often a question looks at the shared cancellation flag. */
+const CANCEL_POLL_MS = 25;
+
+interface Started {
+  server: PyrightServer;
+  queries: PythonQueries;
+}
+
+class PythonWorld implements EngineWorld {
+  readonly #ws: Workspace;
+  readonly #settings: WorkerSettings;
+  readonly #flag: Int32Array;
+  #started: Promise<Started> | null = null;
+  #server: PyrightServer | null = null;
+
+  constructor(settings: WorkerSettings, cancel: SharedArrayBuffer) {
+    this.#ws = Workspace.openSync(settings.ws);
+    this.#settings = settings;
+    this.#flag = new Int32Array(cancel);
+  }
+
+  /** pyright, started on the first question that needs it. */
+  #start(id: number): Promise<Started> {
+    if (this.#started === null) {
+      postToMain({ t: "progress", id, done: 0, message: "starting pyright" });
+      const server = new PyrightServer(this.#ws, (level, message) => {
+        if (level !== "debug") postToMain({ t: "log", level, message });
+      });
+      this.#started = server.start().then(() => {
+        this.#server = server;
+        this.#watch();
+        const queries = new PythonQueries(
+          server,
+          this.#ws,
+          server.typeshed,
+          this.#settings.maxBytes,
+        );
+        return { server, queries };
+      }, (error) => {
+        // The next question tries again (a fresh start) rather than failing for ever.
+        this.#started = null;
+        throw error;
+      });
+    }
+    return this.#started;
+  }
+
+  async #watch(): Promise<void> {
+    const root = this.#ws.root;
+    try {
+      const watcher = Deno.watchFs(root, { recursive: true });
+      for await (const event of watcher) {
+        if (event.kind === "access") continue;
+        const rels: string[] = [];
+        for (const path of event.paths) {
+          const rel = relativeUnder(path, root);
+          if (rel === null || rel === "") continue;
+          const segments = rel.split("/");
+          if (segments.some(isGitName) || segments.some(isTempName)) continue;
+          rels.push(rel);
+        }
+        if (rels.length === 0) continue;
+        if (event.kind === "modify") this.#server?.changed(rels);
+        else this.#server?.relist();
+      }
+    } catch {
+      // No watcher (limits, platform): the server's own writes still arrive through touch.
+    }
+  }
+
+  touch(paths: readonly string[], created: boolean): void {
+    if (created) this.#server?.relist();
+    else this.#server?.changed(paths);
+  }
+
+  async answer(id: number, query: Query): Promise<WorkerAnswer> {
+    const files = query.kind === "diagnostics" ? pythonFilesIn(this.#ws, query.path) : null;
+    if (files !== null && files.length === 0) {
+      return { kind: "diagnostics", diagnostics: [], files: 0, total: 0, leftOut: 0 };
+    }
+    const control = new AbortController();
+    const poll = setInterval(() => {
+      if (Atomics.load(this.#flag, 0) === id) control.abort();
+    }, CANCEL_POLL_MS);
+    try {
+      const { server, queries } = await this.#start(id);
+      await server.listed();
+      queries.newQuestion();
+      return await this.#ask(id, query, queries, files ?? [], control.signal);
+    } finally {
+      clearInterval(poll);
+    }
+  }
+
+  async #ask(
+    id: number,
+    query: Query,
+    queries: PythonQueries,
+    files: readonly string[],
+    signal: AbortSignal,
+  ): Promise<WorkerAnswer> {
+    switch (query.kind) {
+      case "definition":
+        return { kind: "definition", definitions: await queries.definitions(query.at, signal) };
+      case "references":
+        return { kind: "references", references: await queries.references(query.at, signal) };
+      case "rename":
+        return { kind: "rename", edits: await queries.rename(query.at, query.newName, signal) };
+      case "diagnostics": {
+        postToMain({ t: "scope", id, total: files.length, leftOut: 0 });
+        const found = await queries.diagnostics(files, {
+          budgetMs: this.#settings.budgetMs,
+          checked: (path, diagnostics) => postToMain({ t: "checked", id, path, diagnostics }),
+        }, signal);
+        const answer: WorkerAnswer = {
+          kind: "diagnostics",
+          diagnostics: found.list,
+          files: found.files,
+          total: found.total,
+          leftOut: 0,
+        };
+        if (found.stopped !== undefined) answer.stopped = found.stopped;
+        return answer;
+      }
+    }
+  }
+}
+
+hostEngine({
+  loading: "opening the workspace for pyright",
+  open: (settings: WorkerSettings, cancel: SharedArrayBuffer) =>
+    Promise.resolve(new PythonWorld(settings, cancel)),
+  isCancellation: (error) => error instanceof LspError && error.code === REQUEST_CANCELLED,
+});
