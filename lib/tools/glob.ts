@@ -40,6 +40,7 @@ const outputSchema = {
     offset: { type: "integer", description: "First file shown" },
     next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More files remain" },
+    note: { type: "string", description: "Why no file could match" },
   },
   required: ["files", "total", "offset", "truncated"],
   additionalProperties: false,
@@ -68,12 +69,15 @@ async function run(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
   const keyed = found.map(({ rel, mtimeMs }) => ({ rel, mtimeMs, key: rel.replaceAll("/", "\0") }));
   keyed.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const files = keyed.map((f) => f.rel);
+  // Said in structuredContent too: hosts that show it drop the text.
+  const note = files.length === 0 ? globScopeNote(base, [pattern]) : null;
   return listPage(files, input, {
     ctx,
     key: "files",
     noun: "files",
-    empty: globScopeNote(base, [pattern]) ?? "No files found",
+    empty: note ?? "No files found",
     defaultLimit: DEFAULT_LIMIT,
+    ...(note === null ? {} : { extra: { note } }),
   });
 }
 

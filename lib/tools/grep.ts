@@ -71,7 +71,7 @@ const outputSchema = {
     offset: { type: "integer", description: "First entry shown" },
     next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More entries remain" },
-    note: { type: "string", description: "Files not searched, and why" },
+    note: { type: "string", description: "Files not searched or none could match, and why" },
   },
   required: ["mode", "total_files", "total_matches", "offset", "truncated"],
   additionalProperties: false,
@@ -259,17 +259,23 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   if (scope.single && totalFiles === 0 && outcome.skipped.length > 0) {
     throw tooLargeToSearch(outcome.skipped[0]);
   }
+  const notes: string[] = [];
   if (lines.length === 0) {
-    lines.push(
-      await emptyAnswer(ctx, scope, { files: totalFiles, entries: entries.length, offset }),
-    );
+    const found = { files: totalFiles, entries: entries.length, offset };
+    const empty = await emptyAnswer(ctx, scope, found);
+    lines.push(empty);
+    // Said in structuredContent too: hosts that show it drop the text.
+    if (empty.startsWith("No files searched")) notes.push(empty);
   }
   // With --write, the lines shown count as read for edit_file (read before write).
   if (mode === "content" && content.lineNumbers) {
     await recordContentLines(ctx, page.items, results.map((r) => r.path));
   }
-  const note = scope.single ? null : skippedNote(outcome.skipped);
-  if (note !== null) lines.push(note);
+  const skipped = scope.single ? null : skippedNote(outcome.skipped);
+  if (skipped !== null) {
+    lines.push(skipped);
+    notes.push(skipped);
+  }
   const key = mode === "files_with_matches" ? "files" : mode === "count" ? "counts" : "lines";
   const structured: Record<string, unknown> = {
     mode,
@@ -280,7 +286,7 @@ async function run(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   };
   if (page.nextOffset !== undefined) structured.next_offset = page.nextOffset;
   structured.truncated = page.nextOffset !== undefined;
-  if (note !== null) structured.note = note;
+  if (notes.length > 0) structured.note = notes.join("\n");
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 

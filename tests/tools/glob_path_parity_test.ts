@@ -84,8 +84,11 @@ toolTest(
       h,
     );
     assert.equal(text(grepped), note);
+    // Hosts that show structuredContent drop the text: the note is there too.
+    assert.equal((grepped.structuredContent as { note?: string }).note, note);
     const listed = await call(globTool, { pattern: "test_tutorial/**", path: "tests" }, h);
     assert.equal(text(listed), note);
+    assert.equal((listed.structuredContent as { note?: string }).note, note);
     // A glob that could match below path but finds nothing is an ordinary "nothing found".
     const none = await call(globTool, { pattern: "tests/test_tutorial/*.rs", path: "tests" }, h);
     assert.equal(text(none), "No files found");
