@@ -40,7 +40,7 @@ const outputSchema = {
     offset: { type: "integer", description: "First file shown" },
     next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More files remain" },
-    note: { type: "string", description: "Why no file could match" },
+    note: { type: "string", description: "Why none matched" },
   },
   required: ["files", "total", "offset", "truncated"],
   additionalProperties: false,

@@ -71,7 +71,7 @@ const outputSchema = {
     offset: { type: "integer", description: "First entry shown" },
     next_offset: { type: "integer", description: "Next page's offset" },
     truncated: { type: "boolean", description: "More entries remain" },
-    note: { type: "string", description: "Files not searched or none could match, and why" },
+    note: { type: "string", description: "Files left out, and why" },
   },
   required: ["mode", "total_files", "total_matches", "offset", "truncated"],
   additionalProperties: false,
