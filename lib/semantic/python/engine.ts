@@ -12,6 +12,8 @@ const PYTHON: WorkerEngineSpec = {
   worker: new URL("./worker.ts", import.meta.url),
   // Reading only: pyright is shown an empty environment (pyright_server.ts).
   needs: {},
+  // pyright has no implementation request; its call hierarchy is not asked here yet.
+  navigation: ["type_definitions", "type"],
   words: {
     stopped: "pyright was still checking files (a very large or generated file can take long); " +
       "name a narrower path, or leave such files out with the pyright configuration's exclude",

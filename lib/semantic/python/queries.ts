@@ -15,6 +15,7 @@ import {
   type Reference,
   SemanticRefusal,
   type SpanEdit,
+  type TypeInfo,
 } from "../engine.ts";
 import { lineStarts, lineText, locate } from "../positions.ts";
 import { LspError } from "./lsp_client.ts";
@@ -161,6 +162,50 @@ export class PythonQueries {
       if (entry !== null) out.push(entry);
     }
     return out;
+  }
+
+  /** Where the type of the value at `at` is declared (pyright's type definition). */
+  async typeDefinitions(at: FilePosition, signal: AbortSignal): Promise<Definition[]> {
+    const where = this.#position(at);
+    const found = await this.#locations("textDocument/typeDefinition", where, signal);
+    const out: Definition[] = [];
+    const seen = new Set<string>();
+    for (const location of found) {
+      if (seen.has(placeKey(location))) continue;
+      seen.add(placeKey(location));
+      const entry = this.#definition(location);
+      if (entry !== null) out.push(entry);
+    }
+    return out;
+  }
+
+  /**
+   * The type at `at`: pyright's hover, whose code block is its whole display text
+   * (`(function) def make_shape(side: float, *, label: str = "") -> Shape`), the word in
+   * parentheses its kind, and the first paragraph after the rule its documentation.
+   */
+  async typeAt(at: FilePosition, signal: AbortSignal): Promise<TypeInfo | null> {
+    const where = this.#position(at);
+    const hover = await this.#server.client.request<{ contents?: unknown } | null>(
+      "textDocument/hover",
+      { textDocument: { uri: where.uri }, position: where.position },
+      signal,
+    );
+    const contents = hover?.contents;
+    const value = typeof contents === "string"
+      ? contents
+      : (contents as { value?: unknown } | undefined)?.value;
+    if (typeof value !== "string" || value.trim() === "") return null;
+    const block = /```\w*\n([\s\S]*?)\n```/.exec(value);
+    const type = (block === null ? value.split("\n---")[0] : block[1]).trim();
+    const rule = value.indexOf("\n---");
+    const docs = rule < 0 ? "" : value.slice(rule + 4).trim();
+    const root = `${this.#ws.root}/`;
+    return {
+      kind: /^\(([\w ]+)\)/.exec(type)?.[1] ?? "",
+      type: type.split(root).join(""),
+      documentation: docs.split(/\r?\n[ \t]*\r?\n/, 1)[0].trim().split(root).join(""),
+    };
   }
 
   async references(at: FilePosition, signal: AbortSignal): Promise<Reference[]> {

@@ -10,7 +10,7 @@
 import { Workspace } from "../../workspace/workspace.ts";
 import { isGitName, relativeUnder } from "../../workspace/names.ts";
 import { isTempName } from "../../workspace/temp_names.ts";
-import type { Query } from "../engine.ts";
+import { type NavigationQuery, type Query, SemanticRefusal } from "../engine.ts";
 import type { WorkerAnswer, WorkerSettings } from "../protocol.ts";
 import { type EngineWorld, hostEngine, postToMain } from "../worker_host.ts";
 import { LspError, REQUEST_CANCELLED } from "./lsp_client.ts";
@@ -93,23 +93,50 @@ class PythonWorld implements EngineWorld {
     else this.#server?.changed(paths);
   }
 
-  async answer(id: number, query: Query): Promise<WorkerAnswer> {
-    const files = query.kind === "diagnostics" ? pythonFilesIn(this.#ws, query.path) : null;
-    if (files !== null && files.length === 0) {
-      return { kind: "diagnostics", diagnostics: [], files: 0, total: 0, leftOut: 0 };
-    }
+  /** The navigation questions pyright answers here: the type at a position and its declaration. */
+  async navigate(id: number, query: NavigationQuery): Promise<WorkerAnswer> {
+    return await this.#withPyright(id, async ({ queries }, signal) => {
+      if (query.kind === "type") {
+        return { kind: "type", info: await queries.typeAt(query.at, signal) };
+      }
+      if (query.kind === "type_definitions") {
+        return {
+          kind: "type_definitions",
+          definitions: await queries.typeDefinitions(query.at, signal),
+        };
+      }
+      throw new SemanticRefusal(`pyright does not answer "${query.kind}" questions here`);
+    });
+  }
+
+  /** Runs `work` once pyright has started and listed the workspace, cancellable by the flag. */
+  async #withPyright(
+    id: number,
+    work: (started: Started, signal: AbortSignal) => Promise<WorkerAnswer>,
+  ): Promise<WorkerAnswer> {
     const control = new AbortController();
     const poll = setInterval(() => {
       if (Atomics.load(this.#flag, 0) === id) control.abort();
     }, CANCEL_POLL_MS);
     try {
-      const { server, queries } = await this.#start(id);
-      await server.listed();
-      queries.newQuestion();
-      return await this.#ask(id, query, queries, files ?? [], control.signal);
+      const started = await this.#start(id);
+      await started.server.listed();
+      started.queries.newQuestion();
+      return await work(started, control.signal);
     } finally {
       clearInterval(poll);
     }
+  }
+
+  async answer(id: number, query: Query): Promise<WorkerAnswer> {
+    const files = query.kind === "diagnostics" ? pythonFilesIn(this.#ws, query.path) : null;
+    if (files !== null && files.length === 0) {
+      return { kind: "diagnostics", diagnostics: [], files: 0, total: 0, leftOut: 0 };
+    }
+    return await this.#withPyright(
+      id,
+      ({ queries }, signal) => this.#ask(id, query, queries, files ?? [], signal),
+    );
   }
 
   async #ask(

@@ -1,6 +1,7 @@
 /**
  * Python parity: definitions, references, rename edits and diagnostics of the Python engine
- * equal the same pyright run standalone under Node (pyright_oracle.ts: empty PATH and HOME,
+ * (and the type at a position, its type's declarations) equal the same pyright run standalone
+ * under Node (pyright_oracle.ts: empty PATH and HOME,
  * asked after it has listed the workspace; its CLI for diagnostics), on positions that exercise
  * relative and absolute imports, `import x as y`, `from m import name`, overrides, keyword
  * arguments, a dataclass, `__all__`, a venv's site-packages, `extraPaths` and builtins. The
@@ -38,6 +39,7 @@ Deno.test({
       (await engine.ask(ws, query, { signal })) as Extract<Answer, { kind: K }>;
     try {
       let renames = 0;
+      let types = 0;
       for (const p of POSITIONS) {
         const column = columnOf(p);
         const where = `${p.path}:${p.line} ${p.name}`;
@@ -53,6 +55,22 @@ Deno.test({
           })).sort(byPlace),
           expected.sort(byPlace),
           `definitions at ${where}`,
+        );
+        const typed = await engine.ask(ws, { kind: "type", at: at(p) }, { signal });
+        assert.ok(typed.kind === "type");
+        assert.equal(typed.info?.type ?? null, await oracle.hover(p.path, p.line, column), where);
+        if (typed.info !== null) types++;
+        const typeDefs = await engine.ask(ws, { kind: "type_definitions", at: at(p) }, { signal });
+        assert.ok(typeDefs.kind === "type_definitions");
+        assert.deepEqual(
+          typeDefs.definitions.map((d) => ({
+            path: d.path,
+            ...(d.external === undefined ? {} : { external: d.external }),
+            line: d.line,
+            column: d.column,
+          })).sort(byPlace),
+          (await oracle.typeDefinitions(p.path, p.line, column)).sort(byPlace),
+          `type definitions at ${where}`,
         );
         const references = await ask({ kind: "references", at: at(p) });
         assert.deepEqual(
@@ -88,6 +106,7 @@ Deno.test({
         }
       }
       assert.ok(renames >= 20, `renames compared: ${renames}`);
+      assert.ok(types >= 30, `types compared: ${types}`);
 
       const diagnostics = await ask({ kind: "diagnostics", path: "" });
       const expected = await oracle.diagnostics();

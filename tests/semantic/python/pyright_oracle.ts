@@ -226,6 +226,35 @@ export class PyrightOracle {
     return out;
   }
 
+  /** The display text of pyright's hover (its code block), or null when it shows nothing. */
+  async hover(path: string, line: number, column: number): Promise<string | null> {
+    const found = await this.request<{ contents?: { value?: string } } | null>(
+      "textDocument/hover",
+      this.#where(path, line, column),
+    );
+    const value = found?.contents?.value;
+    if (value === undefined || value.trim() === "") return null;
+    const start = value.indexOf("```python\n");
+    if (start < 0) return value.trim();
+    return value.slice(start + 10, value.indexOf("\n```", start + 10)).trim();
+  }
+
+  async typeDefinitions(path: string, line: number, column: number): Promise<OracleLocation[]> {
+    type Found = Array<
+      { uri?: string; range?: LspRange; targetUri?: string; targetSelectionRange?: LspRange }
+    >;
+    const found = await this.request<Found | null>(
+      "textDocument/typeDefinition",
+      this.#where(path, line, column),
+    );
+    const out: OracleLocation[] = [];
+    for (const d of found ?? []) {
+      const entry = this.#location(d.targetUri ?? d.uri!, d.targetSelectionRange ?? d.range!);
+      if (entry !== null) out.push(entry);
+    }
+    return out;
+  }
+
   async references(path: string, line: number, column: number): Promise<OracleLocation[]> {
     const found = await this.request<Array<{ uri: string; range: LspRange }> | null>(
       "textDocument/references",

@@ -70,6 +70,30 @@ Deno.test("python tools: definitions, references, rename (dry run and --write) a
     assert.equal(found.path, "venv/lib/python3.12/site-packages/vendorpkg/__init__.py");
     assert.equal(found.line, 1);
 
+    // The type at the position comes with the declarations; target "type" gives its class.
+    const made = await call("go_to_definition", { path: "main.py", line: 9, name: "make_shape" });
+    assert.equal(
+      made.structured.type,
+      '(function) def make_shape(\n    side: float,\n    *,\n    label: str = ""\n) -> Shape',
+      made.text,
+    );
+    const shapeType = await call("go_to_definition", {
+      path: "src/shop/orders.py",
+      line: 8,
+      name: "shape",
+      target: "type",
+    });
+    assert.equal(shapeType.isError, false, shapeType.text);
+    const [shapeClass] = shapeType.structured.definitions as Array<Record<string, unknown>>;
+    assert.equal(`${shapeClass.path}:${shapeClass.line}`, "src/shop/models.py:10");
+    const impl = await call("go_to_definition", {
+      path: "main.py",
+      line: 9,
+      name: "make_shape",
+      target: "implementations",
+    });
+    assert.equal(impl.isError, true, impl.text);
+
     const builtin = await call("go_to_definition", { path: "main.py", line: 9, name: "len" });
     const [len] = builtin.structured.definitions as Array<Record<string, unknown>>;
     assert.equal(len.path, null);
