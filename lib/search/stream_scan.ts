@@ -59,6 +59,21 @@ export function firstChunkIsBinary(file: Deno.FsFile): boolean {
   return head.subarray(0, filled).indexOf(0) >= 0;
 }
 
+/** What a window search runs: a regex source and its longest match. */
+interface WindowSearch {
+  source: string;
+  flags: string;
+  analysis: { maxWidth?: number | null };
+}
+
+/** A search for any of the pattern's required literals (every match holds one), or null. */
+function literalSearch(m: Matcher): WindowSearch | null {
+  const literals = m.analysis.literals;
+  if (literals === null || literals.length === 0) return null;
+  const source = literals.map((l) => l.replace(/[\\^$.*+?()[\]{}|\/-]/g, "\\$&")).join("|");
+  return { source, flags: "", analysis: { maxWidth: Math.max(...literals.map((l) => l.length)) } };
+}
+
 /**
  * The rest of a line too long to hold, whose first `held` bytes are in `buffer` (no LF among
  * them), read on until its LF and searched in windows. Afterwards `buffer` starts with the `rest`
@@ -67,12 +82,11 @@ export function firstChunkIsBinary(file: Deno.FsFile): boolean {
 function scanLongLine(
   file: Deno.FsFile,
   held: number,
-  m: Matcher,
-  width: number,
+  search: WindowSearch,
   first: boolean,
   hooks: StreamHooks,
 ): { scan: LongLineScan; rest: number; eof: boolean } | null {
-  const scan = new LongLineScan(m.spec.source, m.spec.flags, width, first);
+  const scan = new LongLineScan(search.source, search.flags, search.analysis.maxWidth!, first);
   let pending = buffer.subarray(0, held);
   if (pending.indexOf(0) >= 0) return null;
   for (;;) {
@@ -126,9 +140,20 @@ export function scanStream(
         // One line longer than the buffer: hold it whole, up to the bound, unless it can be
         // searched in windows (a bounded match width) once it is longer than a window.
         const width = m.analysis.maxWidth ?? null;
-        if (width !== null && held >= Math.min(maxHold, LONG_LINE_BYTES)) {
-          const line = scanLongLine(file, held, m, width, !decoded, options.hooks);
+        const bounded = width !== null && held >= Math.min(maxHold, LONG_LINE_BYTES);
+        // Past the bound, a pattern with required literals still answers "no match" for a line
+        // that holds none of them; a line that holds one would have to be held whole.
+        const literals = held >= maxHold ? literalSearch(m) : null;
+        if (bounded || literals !== null) {
+          const line = scanLongLine(
+            file,
+            held,
+            bounded ? m.spec : literals!,
+            !decoded,
+            options.hooks,
+          );
           if (line === null) return { kind: "binary" };
+          if (!bounded && line.scan.matched) return { kind: "too-long" };
           decoded = true;
           if (line.scan.matched) count++;
           if (collector !== null && !collector.full) {

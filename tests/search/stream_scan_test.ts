@@ -32,8 +32,10 @@ async function withFile<T>(text: string, fn: (file: Deno.FsFile) => T): Promise<
 }
 
 Deno.test("scanStream: a line longer than the hold bound makes the file too-long instead of growing without end", async () => {
-  // A pattern of unbounded length must see the line whole; one of bounded length need not.
-  const text = "a needle\n" + "x".repeat(5 * MIB) + "\nneedle again\n";
+  // A pattern of unbounded length must see a line that holds its literal whole; one of bounded
+  // length need not.
+  const text = "a needle\n" + "x".repeat(3 * MIB) + "needle" + "x".repeat(2 * MIB) +
+    "\nneedle again\n";
   const out = await withFile(text, (file) =>
     scanStream(file, "f", matcher("needle.*"), {
       collect: true,
@@ -104,4 +106,28 @@ Deno.test("scanStream: a line too long to hold is searched in windows with the a
       assert.deepEqual(out.lines, expected, label);
     }
   }
+});
+
+Deno.test("scanStream: past the hold bound, a line without any required literal is answered, one with a literal is too-long", async () => {
+  const m = matcher("needle.*x");
+  assert.equal(m.analysis.maxWidth, null);
+  const line = "x".repeat(3 * MIB);
+  const text = "first\n" + line + "\nlast needle x\n";
+  const out = await withFile(
+    text,
+    (file) => scanStream(file, "f", m, { collect: true, content, hooks, maxHold: 2 * MIB }),
+  );
+  assert.equal(out.kind, "scanned");
+  if (out.kind !== "scanned") return;
+  assert.equal(out.count, 1);
+  assert.deepEqual(out.lines, [
+    "f-2-" + line.slice(0, 2000) + `... [+${line.length - 2000} chars]`,
+    "f:3:last needle x",
+  ]);
+  const withNeedle = "first\n" + "x".repeat(2 * MIB + 10) + "needle" + line + "\nlast\n";
+  const held = await withFile(
+    withNeedle,
+    (file) => scanStream(file, "f", m, { collect: false, content, hooks, maxHold: 2 * MIB }),
+  );
+  assert.deepEqual(held, { kind: "too-long" });
 });
