@@ -258,12 +258,12 @@ function headerLines(lines: readonly string[], fn: CodeSymbol, language: Languag
 
 /** `self.x =`, `this.x =`, `@x =` (not `==`), with an optional Python annotation. */
 function attributePattern(name: string): RegExp {
-  return new RegExp(`(?:\\bself\\.|\\bthis\\.|@)(${name})\\s*(?::[^=]+)?=(?!=)`);
+  return new RegExp(`(?:\\bself\\.|\\bthis\\.|@)(${escaped(name)})\\s*(?::[^=]+)?=(?!=)`);
 }
 
 /** The declaration forms of a local in each language; group 1 is the name. */
 function localPatterns(language: LanguageId, name: string): RegExp[] {
-  const n = `(${name})`;
+  const n = `(${escaped(name)})`;
   switch (language) {
     case "python":
       return [
@@ -309,7 +309,7 @@ function firstMatch(
   name: string,
   afterName = false,
 ): { line: number; column: number } | null {
-  const word = new RegExp(`\\b${name}\\b`);
+  const word = new RegExp(`(?<![\\w$])${escaped(name)}(?![\\w$])`);
   for (let n = span.start_line; n <= span.end_line; n++) {
     let text = lines[n - 1] ?? "";
     let offset = 0;
@@ -347,6 +347,11 @@ function lastMatch(
     }
   }
   return null;
+}
+
+/** `name` as a regex that matches it literally (a `$` in a JavaScript name). */
+function escaped(name: string): string {
+  return name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** A line without its trailing `#` or `//` comment (a guess that ignores strings). */
