@@ -169,16 +169,24 @@ function blameLine(line: BlameLine, group: BlameGroup): string {
   } ${line.line}\t${line.text}`;
 }
 
-async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> {
-  const rel = gitPath(ctx.workspace, input.path);
-  if (rel === "") throw new ToolError("Give the path of a file to blame, not the root");
-  const offset = input.offset ?? 1;
-  const explicit = input.limit !== undefined;
-  const limit = input.limit ?? DEFAULT_LIMIT;
-  const revision = input.revision ?? null;
-  const useIgnoreRevs = input.ignore_revs !== false;
-  const ignoreFile = useIgnoreRevs ? await ignoreRevsFile(ctx) : null;
-  const blamed = await withGit(ctx, async (git) => {
+/** What one blame call asks: the range, the revision, and the ignore-revs list. */
+interface BlameAsk {
+  rel: string;
+  offset: number;
+  limit: number;
+  revision: string | null;
+  useIgnoreRevs: boolean;
+  ignoreFile: string | null;
+}
+
+/**
+ * `git blame --porcelain` of the range (one line more, to know whether more follow), parsed; a
+ * list of ignored commits git cannot read is left out with a note; `total` counted only when
+ * the page does not reach the end.
+ */
+async function blameRange(ctx: ToolContext, ask: BlameAsk) {
+  const { rel, offset, limit, revision, useIgnoreRevs, ignoreFile } = ask;
+  return await withGit(ctx, async (git) => {
     await checkIgnoreRevs(git, ctx.workspace, ctx.signal);
     const oid = revision === null
       ? null
@@ -219,15 +227,24 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
       : null;
     return { ...parsed, capped: out.capped, used, note, total };
   });
+}
+
+type Blamed = Awaited<ReturnType<typeof blameRange>>;
+
+/** The page of blamed lines, their groups cut to it, and whether more lines follow. */
+function blamePage(
+  blamed: Blamed,
+  ask: { offset: number; limit: number; budgetChars: number },
+) {
   const byLine = new Map<number, BlameGroup>();
   for (const group of blamed.groups) {
     for (let n = group.start_line; n <= group.end_line; n++) byLine.set(n, group);
   }
   const page = takePage(blamed.lines, {
     offset: 0,
-    limit,
-    defaultLimit: limit,
-    budgetChars: explicit ? 0 : ctx.config.maxOutputChars,
+    limit: ask.limit,
+    defaultLimit: ask.limit,
+    budgetChars: ask.budgetChars,
   }, (line) => {
     const text = blameLine(line, byLine.get(line.line)!);
     // The line's text, and about 60 characters of its group's fields.
@@ -236,11 +253,18 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
   });
   const shown = page.items;
   const more = page.nextOffset !== undefined || (blamed.capped && shown.length > 0);
-  const end = shown.length > 0 ? shown[shown.length - 1].line : offset - 1;
+  const end = shown.length > 0 ? shown[shown.length - 1].line : ask.offset - 1;
   const groups = blamed.groups
-    .filter((g) => g.end_line >= offset && g.start_line <= end)
+    .filter((g) => g.end_line >= ask.offset && g.start_line <= end)
     .map((g) => ({ ...g, end_line: Math.min(g.end_line, end) }));
-  const secret = isSecretPath(rel) && !ctx.config.allowSecrets;
+  return { byLine, shown, more, end, groups, cutBy: page.cutBy };
+}
+
+type BlamePage = ReturnType<typeof blamePage>;
+
+/** The text's lines: the blamed lines (or, for a secret file, the groups alone) and the notes. */
+function blameText(blamed: Blamed, page: BlamePage, secret: boolean): string[] {
+  const { shown, more, end, groups, byLine } = page;
   const text = secret
     ? [
       ...groups.map((g) =>
@@ -264,6 +288,34 @@ async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> 
     text.push(`[commits listed in ${IGNORE_REVS} are skipped; ignore_revs: false blames them too]`);
   }
   if (blamed.note !== null) text.push(`[${blamed.note}]`);
+  return text;
+}
+
+async function run(input: GitBlameInput, ctx: ToolContext): Promise<ToolResult> {
+  const rel = gitPath(ctx.workspace, input.path);
+  if (rel === "") throw new ToolError("Give the path of a file to blame, not the root");
+  const offset = input.offset ?? 1;
+  const explicit = input.limit !== undefined;
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  const revision = input.revision ?? null;
+  const useIgnoreRevs = input.ignore_revs !== false;
+  const ignoreFile = useIgnoreRevs ? await ignoreRevsFile(ctx) : null;
+  const blamed = await blameRange(ctx, {
+    rel,
+    offset,
+    limit,
+    revision,
+    useIgnoreRevs,
+    ignoreFile,
+  });
+  const page = blamePage(blamed, {
+    offset,
+    limit,
+    budgetChars: explicit ? 0 : ctx.config.maxOutputChars,
+  });
+  const { shown, more, end, groups } = page;
+  const secret = isSecretPath(rel) && !ctx.config.allowSecrets;
+  const text = blameText(blamed, page, secret);
   // With --write, blamed lines of the work-tree file count as read for edit_file.
   if (revision === null && !secret) {
     await recordShownLines(
