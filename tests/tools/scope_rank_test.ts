@@ -86,7 +86,7 @@ toolTest(
     );
     assert.match(
       lines[1],
-      /^pkg\/handler\.py:9:22:     def handle\(self, scope\):  \[parameter scope\]$/,
+      /^pkg\/handler\.py:9:22: {5}def handle\(self, scope\): {2}\[parameter scope\]$/,
     );
     assert.match(lines[2], /^aaa\/scope\.py:1:5: def scope\(\):/);
   },
