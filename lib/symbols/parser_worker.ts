@@ -36,6 +36,7 @@ import {
   type ToParser,
 } from "./worker_protocol.ts";
 import type { CodeSymbol } from "./types.ts";
+import { errorRegions } from "./syntax_errors.ts";
 
 const GRAMMARS = new URL("./grammars/", import.meta.url);
 const KINDS = {
@@ -340,6 +341,7 @@ function wholeResult(
     ...(read.cppHeader ? { language: "cpp" as const } : {}),
   };
   if (root.hasError) result.errorLine = firstErrorLine(root);
+  if (message.syntax === true) result.syntax = errorRegions(root);
   if (filtered) result.filtered = true;
   const wanted = message.references;
   if (wanted !== undefined) {

@@ -7,6 +7,7 @@ import type { Workspace } from "../workspace/workspace.ts";
 import { SymbolCache } from "./cache.ts";
 import { ParserPool, type ParserPoolOptions } from "./parser_pool.ts";
 import type { FileSymbols } from "./types.ts";
+import type { SyntaxRegion } from "./syntax_errors.ts";
 import type { ParsedFile, UnparsedReason } from "./worker_protocol.ts";
 
 export interface SymbolServiceOptions extends ParserPoolOptions {
@@ -15,6 +16,11 @@ export interface SymbolServiceOptions extends ParserPoolOptions {
   /** The session's work queue: parsing holds one unit while it runs. */
   queue?: WorkQueue;
 }
+
+/** A file's syntax error regions, or why it was not parsed. */
+export type SyntaxCheck =
+  | { ok: true; regions: SyntaxRegion[]; total: number }
+  | { ok: false; reason: UnparsedReason };
 
 /** A file's symbols, or why it has none. */
 export type FileOutcome =
@@ -217,6 +223,48 @@ export class SymbolService {
     // In the order asked (the walk's path order).
     const rank = new Map(paths.map((path, i) => [path, i]));
     return out.sort((a, b) => rank.get(a.path)! - rank.get(b.path)!);
+  }
+
+  /**
+   * The syntax error regions of each file (lib/symbols/syntax_errors.ts), from a whole parse (its
+   * symbols fill the cache on the way), for the files no type engine checks. In the order asked.
+   */
+  async syntaxErrors(
+    ws: Workspace,
+    paths: readonly string[],
+    options: ParseOptions,
+  ): Promise<Array<{ path: string; check: SyntaxCheck }>> {
+    const out = new Map<string, SyntaxCheck>();
+    const sized: Array<{ path: string; size: number }> = [];
+    for (const path of paths) {
+      const info = ws.stamp(path);
+      if (info !== null && info.size > options.maxBytes) {
+        out.set(path, { ok: false, reason: "too-large" });
+      } else sized.push({ path, size: info?.size ?? 0 });
+    }
+    let done = out.size;
+    await this.#parseAll(sized, async (batch, lane) => {
+      const files = await this.parsers.parse(
+        { ws: ws.options, files: batch, maxBytes: options.maxBytes, syntax: true },
+        options.signal,
+        lane,
+      );
+      for (const file of files) {
+        this.#absorb(ws, file);
+        out.set(
+          file.path,
+          file.ok
+            ? { ok: true, ...(file.syntax ?? { regions: [], total: 0 }) }
+            : { ok: false, reason: file.reason },
+        );
+      }
+      done += files.length;
+      options.progress?.(done);
+    }, options.signal);
+    return paths.map((path) => ({
+      path,
+      check: out.get(path) ?? { ok: false, reason: "unreadable" },
+    }));
   }
 
   /**

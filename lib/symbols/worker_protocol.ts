@@ -1,6 +1,7 @@
 /** Messages between the symbol service (main thread) and its parser worker. Structured-cloneable. */
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import type { CodeSymbol } from "./types.ts";
+import type { SyntaxRegion } from "./syntax_errors.ts";
 
 export interface ParseRequest {
   t: "parse";
@@ -41,6 +42,8 @@ export interface ParseRequest {
    * matches most identifiers would keep most items anyway.
    */
   regions?: boolean;
+  /** Also report the file's syntax error regions (`syntax`; lib/symbols/syntax_errors.ts). */
+  syntax?: boolean;
 }
 
 /** Symbols in one file above which a find_symbol parse posts only the matching ones. */
@@ -66,6 +69,8 @@ export type ParsedFile =
     partial: boolean;
     /** The line of the first syntax error, when `partial`. */
     errorLine?: number;
+    /** With ParseRequest `syntax`: the error regions (at most MAX_REGIONS) and their number. */
+    syntax?: { regions: SyntaxRegion[]; total: number };
     /** Function bodies were cut out: `partial` covers only what was parsed. */
     bodiesSkipped: boolean;
     /** A `.h` file whose text is C++ was parsed as C++ (headerLanguage). */

@@ -69,9 +69,9 @@ const outputSchema = {
     lines: {
       type: "array",
       items: { type: "string" },
-      description: "`path:line:column:text` per reference",
+      description: "path:line:column:text",
     },
-    total: { type: "integer", description: "References in scope" },
+    total: { type: "integer", description: "In scope" },
     total_files: { type: "integer", description: "Files with references" },
     skipped: { type: "integer", description: "Candidates not parsed" },
     partial_files: { type: "integer", description: "Not fully parsed" },
