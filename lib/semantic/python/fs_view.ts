@@ -118,16 +118,22 @@ function normalize(path: string): string {
 export class FileView {
   readonly #ws: Workspace;
   readonly #root: string;
-  readonly #library: string;
+  /** pyright's package folder, as resolved and as pyright names itself (they may differ). */
+  readonly #libraries: string[];
   /** The root-relative name of a virtual config and its text, when the root needs one. */
   #virtual: { rel: string; text: string } | null = null;
   /** Paths read inside the root (tests: what pyright asked for). */
   readonly reads = new Set<string>();
 
-  constructor(ws: Workspace, library: string) {
+  constructor(ws: Workspace, libraries: readonly string[]) {
     this.#ws = ws;
     this.#root = ws.root;
-    this.#library = library;
+    this.#libraries = [...libraries];
+  }
+
+  /** Another spelling of pyright's package folder (the one its own code reports). */
+  addLibrary(folder: string): void {
+    if (!this.#libraries.includes(folder)) this.#libraries.push(folder);
   }
 
   /** Shows pyright a root-level configuration file that is not on disk (venv_config.ts). */
@@ -138,7 +144,7 @@ export class FileView {
   /** Where `path` (absolute, as pyright names it) lies. */
   place(path: string): Place {
     const abs = normalize(path);
-    if (abs === this.#library || relativeUnder(abs, this.#library) !== null) {
+    if (this.#libraries.some((library) => relativeUnder(abs, library) !== null)) {
       return { at: "library" };
     }
     const rel = relativeUnder(abs, this.#root);

@@ -20,6 +20,7 @@ import { LspClient } from "./lsp_client.ts";
 import { venvConfig } from "./venv_config.ts";
 
 const LISTED = /^(?:Found \d+ source files?|No source files found\.)$/;
+const SERVER_ROOT = /^Server root directory: (file:\S+)$/;
 const CONFIG_NAMES = new Set(["pyrightconfig.json", "pyproject.toml"]);
 
 export type Logger = (level: "warn" | "info" | "debug", message: string) => void;
@@ -84,9 +85,15 @@ export class PyrightServer {
   async start(): Promise<void> {
     confineGlobals(this.#log);
     const entry = import.meta.resolve("pyright/langserver.index.js");
-    const library = Deno.realPathSync(new URL(".", entry).pathname.replace(/\/$/, ""));
-    this.typeshed = `${library}/dist/typeshed-fallback`;
-    const view = new FileView(this.#ws, library);
+    const given = decodeURIComponent(new URL(".", entry).pathname.replace(/\/$/, ""));
+    let real = given;
+    try {
+      real = Deno.realPathSync(given);
+    } catch {
+      // a packaged file system without real paths: the folder as resolved
+    }
+    this.typeshed = `${real}/dist/typeshed-fallback`;
+    const view = new FileView(this.#ws, [given, real]);
     view.setVirtual("pyrightconfig.json", venvConfig(this.#ws));
     const fs = (await import("node:fs")).default as unknown as Parameters<FileView["install"]>[0];
     view.install(fs);
@@ -155,6 +162,14 @@ export class PyrightServer {
   #notified(method: string, params: unknown): void {
     if (method !== "window/logMessage") return;
     const message = String((params as { message?: unknown }).message ?? "");
+    const root = SERVER_ROOT.exec(message);
+    const folder = root === null ? null : uriPath(root[1]);
+    if (folder !== null) {
+      // Where pyright's own code is: its typeshed is named from here in its answers.
+      const dist = folder.replace(/\/$/, "");
+      this.typeshed = `${dist}/typeshed-fallback`;
+      this.#view?.addLibrary(dist.replace(/\/dist$/, ""));
+    }
     if (LISTED.test(message)) {
       const found = /^Found (\d+)/.exec(message);
       this.sourceFiles = found === null ? 0 : Number(found[1]);
