@@ -11,6 +11,7 @@ import { type RegexNode, RegexSyntaxError } from "./rust_regex/ast.ts";
 import { parseRustRegex } from "./rust_regex/parse.ts";
 import { toJsSource } from "./rust_regex/to_js.ts";
 import { atRunStarts } from "./rust_regex/run_starts.ts";
+import { unicodeWordSet } from "./rust_regex/unicode.ts";
 import { caseVariants, normalize } from "./rust_regex/char_set.ts";
 import {
   canMatchNewline,
@@ -45,16 +46,19 @@ export interface PatternOptions {
 
 /**
  * `ast` as `rg -w` reads it: `\b{start-half}(?:ast)\b{end-half}` (ripgrep 14's own rewrite,
- * and the same lines as ripgrep 13's `(?:^|\W)(ast)(?:$|\W)`): a pattern that starts or ends
- * with a non-word character, such as `-v`, still matches after a space.
+ * and the same lines as ripgrep 13's `(?:^|\W)(ast)(?:$|\W)`): no word character right before
+ * or after the match, so a pattern that starts or ends with a non-word character, such as `-v`,
+ * still matches after a space. Word characters are Unicode's, as in rg's default mode (`é` and
+ * CJK letters are word characters), whatever `\w` means inside the pattern.
  */
 function wholeWordTree(ast: RegexNode): RegexNode {
+  const set = unicodeWordSet();
   return {
     kind: "concat",
     subs: [
-      { kind: "look", look: "word_start_half", crlf: false },
+      { kind: "not_after", set },
       { kind: "group", capture: null, sub: ast },
-      { kind: "look", look: "word_end_half", crlf: false },
+      { kind: "not_before", set },
     ],
   };
 }

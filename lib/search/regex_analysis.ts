@@ -39,6 +39,7 @@ function widthOf(ast: RegexNode): number {
   switch (ast.kind) {
     case "empty":
     case "not_after":
+    case "not_before":
       return 0;
     case "look":
       return ast.look.startsWith("word") || ast.look === "not_word" ? 0 : Infinity;
@@ -142,6 +143,7 @@ function itemOf(ast: RegexNode): Item {
     }
     case "look":
     case "not_after":
+    case "not_before":
     case "empty":
       return { node: { k: "zero" }, min: 1, max: 1 };
     case "group":

@@ -25,6 +25,9 @@ const TREE: Record<string, string> = {
   ".hidden/conf.txt": "no_proxy=localhost\nfoo bar baz\nFOO\n",
   "long.txt": "x".repeat(100) + "\nshort\n\n\naab aaab ab\nab\naxxb ayyb\n",
   "tabs.txt": "a\tb\nc  d\n\ttrailing \nend",
+  // Word characters for -w are Unicode's, as in rg's default mode: CJK letters, é, Greek.
+  "words.txt": "\u4f7f\u7528FastAPI\u6765\nFastAPI ok\ncaf\u00e9\n\u00e9FastAPI\n" +
+    "\u0391FastAPI 12\u0663 caf_ 7\n",
   "flags.txt": "run -v now\nrun-v\nx-vy\n${A} a${B}\nfoo_bar foo\nxab abx\n{x} y}\n",
   // Characters whose Script and Script_Extensions differ (all in Unicode for decades): a bare
   // script name is Script in rg, so U+00B7 is Common and U+0331 Inherited, never Greek.
@@ -136,10 +139,12 @@ const ROWS: Row[] = [
     "^ab",
     "(?i)foo",
     "\\}",
-  ].map((pattern) => ({ pattern, args: { "-w": true }, rg: ["-w"] })),
-  { pattern: "a.b(", args: { "-w": true, fixed_strings: true }, rg: ["-w", "-F"] },
-  { pattern: "FOO", args: { "-w": true, "-i": true }, rg: ["-w", "-i"] },
-  { pattern: "ab", args: { "-w": true }, rg: ["-w"], unicode: true },
+    "FastAPI",
+    "caf\u00e9",
+    "\\d+",
+  ].map((pattern) => ({ pattern, args: { "-w": true }, rg: ["-w"], unicode: true })),
+  { pattern: "a.b(", args: { "-w": true, fixed_strings: true }, rg: ["-w", "-F"], unicode: true },
+  { pattern: "FOO", args: { "-w": true, "-i": true }, rg: ["-w", "-i"], unicode: true },
   {
     pattern: 'def \\w+\\(\\):\\n\\s+"""',
     args: { multiline: true },

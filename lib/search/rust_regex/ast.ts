@@ -37,6 +37,8 @@ export type RegexNode =
   | { kind: "look"; look: LookKind; crlf: boolean }
   /** Zero-width: the character before is not in `set` (or there is none); see run_starts.ts. */
   | { kind: "not_after"; set: CharSet }
+  /** Zero-width: the character after is not in `set` (or there is none); grep's `-w`. */
+  | { kind: "not_before"; set: CharSet }
   | { kind: "repeat"; min: number; max: number | null; greedy: boolean; sub: RegexNode }
   | { kind: "group"; capture: { index: number; name: string | null } | null; sub: RegexNode }
   | { kind: "concat"; subs: RegexNode[] }

@@ -67,6 +67,10 @@ function emit(node: RegexNode, subject: Subject): Emitted {
       const set = subject === "line" ? subtract(node.set, NEWLINE) : node.set;
       return { src: `(?<!${emitSet(set).src})`, atom: false, unit: false };
     }
+    case "not_before": {
+      const set = subject === "line" ? subtract(node.set, NEWLINE) : node.set;
+      return { src: `(?!${emitSet(set).src})`, atom: false, unit: false };
+    }
     case "group": {
       const sub = emit(node.sub, subject);
       return { src: `(?:${sub.src})`, atom: true, unit: false };

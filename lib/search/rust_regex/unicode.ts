@@ -7,7 +7,7 @@
  * JavaScript does not (Age, Grapheme_Cluster_Break, Word_Break, Sentence_Break, ...) are refused.
  */
 
-import { type CharSet, complement, normalize } from "./char_set.ts";
+import { type CharSet, complement, normalize, union } from "./char_set.ts";
 import { BINARY_PROPERTIES, GENERAL_CATEGORIES, SCRIPTS } from "./unicode_names.ts";
 
 const cache = new Map<string, CharSet>();
@@ -106,4 +106,21 @@ export function unicodeClass(
   const neg = /^[^=:]*!=/.test(query) ? !negated : negated;
   const set = propertySet(resolved.js);
   return { set: neg ? complement(set) : set };
+}
+
+let words: CharSet | null = null;
+
+/**
+ * The crate's Unicode word characters (`\w` in its default Unicode mode, which `rg -w` uses):
+ * Alphabetic, Mark, Decimal_Number, Connector_Punctuation and Join_Control.
+ */
+export function unicodeWordSet(): CharSet {
+  words ??= [
+    "Alphabetic",
+    "General_Category=Mark",
+    "General_Category=Decimal_Number",
+    "General_Category=Connector_Punctuation",
+    "Join_Control",
+  ].map(propertySet).reduce(union);
+  return words;
 }
