@@ -15,6 +15,12 @@ const INIT =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}';
 const LIST = '{"jsonrpc":"2.0","id":2,"method":"tools/list"}';
 
+/** One process, no shared daemon (a checkout that knows the flag): the bench times one start. */
+function noDaemon(): string[] {
+  const args = Deno.readTextFileSync(`${ROOT}lib/cli/args.ts`);
+  return args.includes('"--no-daemon"') ? ["--no-daemon"] : [];
+}
+
 /** Runs a deno subcommand with `env`; returns its time and its stderr lines. */
 async function deno(args: string[], env: Record<string, string>) {
   const started = performance.now();
@@ -33,7 +39,7 @@ async function deno(args: string[], env: Record<string, string>) {
 async function firstStart(env: Record<string, string>, root: string) {
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "start", "--root", root, "--no-cache"],
+    args: ["task", "-q", "start", "--root", root, "--no-cache", ...noDaemon()],
     cwd: ROOT,
     env,
     stdin: "piped",

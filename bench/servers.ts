@@ -52,8 +52,13 @@ export function startFlags(dir = SERVER_DIR): string[] {
 /**
  * Our server on `root`; `dir` is the checkout to run (default SERVER_DIR). Without a cache flag
  * in `extra`, a checkout that knows `--no-cache` gets it: benchmarks never write the user's cache.
+ * Without `--daemon` or `--no-daemon` in `extra`, a checkout that knows `--no-daemon` gets it: a
+ * bench measures the process it starts (bench/daemon.ts asks for the daemon itself).
  */
 export function oursCommand(root: string, extra: string[] = [], dir = SERVER_DIR): string[] {
+  if (!extra.includes("--daemon") && !extra.includes("--no-daemon") && knowsNoDaemon(dir)) {
+    extra = [...extra, "--no-daemon"];
+  }
   const own = extra.some((a) => a === "--no-cache" || a.startsWith("--cache-dir"));
   return [
     Deno.execPath(),
@@ -65,6 +70,14 @@ export function oursCommand(root: string, extra: string[] = [], dir = SERVER_DIR
     ...extra,
     ...(own || !knowsNoCache(dir) ? [] : ["--no-cache"]),
   ];
+}
+
+function knowsNoDaemon(dir: string): boolean {
+  try {
+    return Deno.readTextFileSync(`${dir}/lib/cli/args.ts`).includes('"--no-daemon"');
+  } catch {
+    return false;
+  }
 }
 
 function knowsNoCache(dir: string): boolean {

@@ -47,10 +47,10 @@ export interface Config {
 }
 
 /**
- * Whether sessions use the shared daemon unless told (--daemon / --no-daemon). Off until the
- * daemon has been proven in hosts; where Unix sockets cannot be used it is off whatever is said.
+ * Whether sessions use the shared daemon unless told (--daemon / --no-daemon); where Unix
+ * sockets cannot be used (Windows) it is off whatever is said.
  */
-export const DAEMON_BY_DEFAULT = false;
+export const DAEMON_BY_DEFAULT = true;
 
 export const MIB = 1024 * 1024;
 

@@ -155,15 +155,16 @@ export const FLAGS: readonly Flag[] = [
     kind: "switch",
     key: "daemon",
     value: true,
-    help: "serve through the shared daemon of this workspace: this process relays stdio to one " +
-      "warm server that every session with the same root and flags shares (Linux and macOS)",
+    help: "serve through the shared daemon of this workspace (the default on Linux and macOS): " +
+      "this process relays stdio to one warm server that every session with the same root and " +
+      "flags shares",
   },
   {
     name: "--no-daemon",
     kind: "switch",
     key: "daemon",
     value: false,
-    help: "serve in this one process (no shared daemon)",
+    help: "serve in this one process (no shared daemon; the default on Windows)",
   },
   {
     name: "--daemon-idle-s",

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { INIT, INIT_ANSWER } from "../helpers/memory_session.ts";
-import { ServerProcess } from "../e2e/harness.ts";
+import { MAIN, serverFlags, ServerProcess, spawnEnv } from "../e2e/harness.ts";
 import { call, content, DaemonWorld } from "./helpers.ts";
 
 const FILES = { "a.txt": "needle here\n", "b.txt": "nothing\n" };
@@ -181,6 +181,36 @@ Deno.test("daemon: --no-daemon serves in one process and makes no socket", async
     assert.equal((await server.close()).code, 0);
     assert.deepEqual(await entries(world.runtime), []);
     assert.deepEqual(await world.daemons(), []);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("daemon: without --daemon or --no-daemon a session on Linux and macOS goes through the daemon", async () => {
+  const world = await DaemonWorld.create(FILES);
+  try {
+    // Spawned by hand: the harness adds --no-daemon to every spawn that names neither flag.
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...(await serverFlags()), MAIN, "--root", world.root, "--no-cache"],
+      env: spawnEnv({ XDG_RUNTIME_DIR: world.runtime }),
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const server = new ServerProcess(child, false);
+    try {
+      await server.send(INIT);
+      assert.equal((await server.read(1))[0], INIT_ANSWER);
+      await server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+      const answer = await server.request(2, "tools/call", {
+        name: "grep",
+        arguments: { pattern: "needle" },
+      });
+      assert.deepEqual(content(JSON.stringify(answer)).files, ["a.txt"]);
+      assert.equal((await world.daemons()).length, Deno.build.os === "windows" ? 0 : 1);
+    } finally {
+      await server.kill();
+    }
   } finally {
     await world.dispose();
   }

@@ -68,7 +68,7 @@ Deno.test({
 
       const started = performance.now();
       const child = new Deno.Command(Deno.execPath(), {
-        args: ["task", "-q", "start", "--root", root, "--no-cache"],
+        args: ["task", "-q", "start", "--root", root, "--no-cache", "--no-daemon"],
         cwd: ROOT,
         env,
         stdin: "piped",
