@@ -62,7 +62,9 @@ export class DaemonWorld {
     await server.send(INIT);
     await server.readUntil((line) => JSON.parse(line).id === 1);
     await server.send(INITIALIZED);
-    await server.request("ready", "tools/list");
+    // Its first call may start the daemon: a loaded machine may take seconds to start a process.
+    await server.send('{"jsonrpc":"2.0","id":"ready","method":"tools/list"}');
+    await server.take((line) => JSON.parse(line).id === "ready", 60_000);
     return server;
   }
 

@@ -131,6 +131,7 @@ Deno.test("permissions: a read-only session writes its index cache and nothing e
         MAIN,
         "--root",
         root,
+        "--no-daemon",
         "--cache-dir",
         cache,
       ],
