@@ -406,6 +406,30 @@ export class PythonQueries {
     if (external !== null) entry.external = external;
     return entry;
   }
+
+  /** For the navigation questions (navigation.ts): the LSP position of a question's position. */
+  positionOf(at: FilePosition): { uri: string; position: LspPosition } {
+    return this.#position(at);
+  }
+
+  /** A definition entry for an LSP location (null when neither in the root nor typeshed). */
+  definitionAt(location: LspLocation): Definition | null {
+    return this.#definition(location);
+  }
+
+  /** 1-based places of LSP positions in a file, each once, in order ([] when unreadable). */
+  sitesIn(uri: string, starts: readonly LspPosition[]): Array<{ line: number; column: number }> {
+    const abs = uriPath(uri);
+    const lines = abs === null ? null : this.#read(abs);
+    if (lines === null) return [];
+    const unique = new Map(starts.map((s) => [`${s.line}:${s.character}`, s]));
+    return [...unique.values()]
+      .sort((a, b) => a.line - b.line || a.character - b.character)
+      .map((s) => {
+        const at = fromLsp(lines, s);
+        return { line: at.line + 1, column: at.character + 1 };
+      });
+  }
 }
 
 function joinAbs(root: string, rel: string): string {

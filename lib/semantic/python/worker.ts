@@ -16,7 +16,11 @@ import { type EngineWorld, hostEngine, postToMain } from "../worker_host.ts";
 import { LspError, REQUEST_CANCELLED } from "./lsp_client.ts";
 import { PyrightServer } from "./pyright_server.ts";
 import { PythonQueries } from "./queries.ts";
+import { PythonCallHierarchy } from "./call_hierarchy.ts";
 import { pythonFilesIn } from "./scope.ts";
+
+/** The deepest call hierarchy walked (engine.ts: 1-3). */
+const MAX_CALL_DEPTH = 3;
 
 /** How often a question looks at the shared cancellation flag. */
 const CANCEL_POLL_MS = 25;
@@ -93,9 +97,9 @@ class PythonWorld implements EngineWorld {
     else this.#server?.changed(paths);
   }
 
-  /** The navigation questions pyright answers here: the type at a position and its declaration. */
+  /** The navigation questions pyright answers: the type at a position, its declaration, calls. */
   async navigate(id: number, query: NavigationQuery): Promise<WorkerAnswer> {
-    return await this.#withPyright(id, async ({ queries }, signal) => {
+    return await this.#withPyright(id, async ({ server, queries }, signal) => {
       if (query.kind === "type") {
         return { kind: "type", info: await queries.typeAt(query.at, signal) };
       }
@@ -104,6 +108,15 @@ class PythonWorld implements EngineWorld {
           kind: "type_definitions",
           definitions: await queries.typeDefinitions(query.at, signal),
         };
+      }
+      if (query.kind === "calls") {
+        const depth = Math.min(Math.max(1, Math.trunc(query.depth)), MAX_CALL_DEPTH);
+        const walk = await new PythonCallHierarchy(server.client, queries).calls(
+          query.at,
+          { direction: query.direction, depth },
+          signal,
+        );
+        return { kind: "calls", direction: query.direction, ...walk };
       }
       throw new SemanticRefusal(`pyright does not answer "${query.kind}" questions here`);
     });
