@@ -140,3 +140,34 @@ Deno.test("daemon: a key difference (--no-ignore, --allow-secrets, --write) mean
     await world.dispose();
   }
 });
+
+Deno.test("daemon: one session's burst of heavy calls does not hold another session's call behind all of it", async () => {
+  // 1,500 files and no index: every grep reads them all, so the burst is still queued when the
+  // other session's call comes.
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1500; i++) files[`d${i % 30}/f${i}.txt`] = `line ${i}\n`.repeat(40);
+  files["other.txt"] = "the other session's word\n";
+  const world = await DaemonWorld.create(files);
+  try {
+    const heavy = await world.session(["--no-index"]);
+    const light = await world.session(["--no-index"]);
+    assert.equal((await world.daemons()).length, 1);
+    const burst = Array.from({ length: 16 }, (_, i) => call(i + 10, "grep", { pattern: "l.ne" }));
+    await heavy.send(...burst);
+    await light.send(call(99, "grep", { pattern: "other session" }));
+    const order: string[] = [];
+    const waits = [
+      ...Array.from(
+        { length: 16 },
+        (_, i) =>
+          heavy.take((l) => JSON.parse(l).id === i + 10, 120_000).then(() => order.push(`h${i}`)),
+      ),
+      light.take((l) => JSON.parse(l).id === 99, 120_000).then(() => order.push("light")),
+    ];
+    await Promise.all(waits);
+    // Served in turn, the light call waits behind a few of the burst, never behind all of it.
+    assert.ok(order.indexOf("light") < 8, order.join(" "));
+  } finally {
+    await world.dispose();
+  }
+});
