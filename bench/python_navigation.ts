@@ -1,0 +1,163 @@
+// deno-lint-ignore-file no-console
+/**
+ * Python deeper navigation benchmark (docs/BENCHMARKS.md "Semantic: deeper navigation"): our
+ * server against the same pyright (1.1.414) standalone under Node (its language server over stdio,
+ * empty PATH and HOME: tests/semantic/python/pyright_oracle.ts), one after the other in the same
+ * run, on psf/requests (positions: `def`/`class` declarations of src/requests, spread evenly):
+ * - the type at a position: plain go_to_definition, which carries pyright's hover (ours: the
+ *   client round trip; the anchor: textDocument/definition + textDocument/hover);
+ * - find_references calls "incoming" and "outgoing", depth 1 (ours: the round trip; the anchor:
+ *   prepareCallHierarchy + callHierarchy/incomingCalls or outgoingCalls, walked as the engine
+ *   walks, tests/semantic/python/navigation_oracle.ts);
+ * - warm p50 of each, after a first call on each side; parity of the call places.
+ *
+ *   deno run --allow-read --allow-write --allow-run --allow-env bench/python_navigation.ts \
+ *     [--requests DIR] [--positions 16]
+ *
+ * (default DIR: $CORPORA/requests, CORPORA defaulting to $BENCH_DIR/corpora).
+ */
+import { loadAverage, Peer } from "./client.ts";
+import { oursCommand, serverLabel } from "./servers.ts";
+import { flagValue, numFlag } from "./flags.ts";
+import { Workspace } from "../lib/workspace/workspace.ts";
+import { findNode, PyrightOracle } from "../tests/semantic/python/pyright_oracle.ts";
+import { PythonNavigationOracle } from "../tests/semantic/python/navigation_oracle.ts";
+
+const POSITIONS = numFlag("--positions", 16);
+const CORPORA_DIR = Deno.env.get("CORPORA") ??
+  `${Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench"}/corpora`;
+const ROOT = flagValue("--requests") ?? `${CORPORA_DIR}/requests`;
+const TARGET_MS = 150;
+const DECLARATION = /^(\s*)(?:async )?(?:def|class) ([A-Za-z_]\w*)/;
+
+interface Position {
+  path: string;
+  line: number;
+  column: number;
+  name: string;
+}
+
+function sample(): Position[] {
+  const ws = Workspace.openSync({ root: ROOT, noIgnore: false, allowSecrets: false });
+  const found: Position[] = [];
+  for (const entry of ws.walk("src/requests")) {
+    if (entry.isDir || !entry.rel.endsWith(".py")) continue;
+    const text = new TextDecoder().decode(ws.readFileSync(entry.rel));
+    text.split("\n").forEach((line, i) => {
+      const m = DECLARATION.exec(line);
+      if (m) {
+        found.push({ path: entry.rel, line: i + 1, column: line.indexOf(m[2]) + 1, name: m[2] });
+      }
+    });
+  }
+  const step = Math.max(1, Math.floor(found.length / POSITIONS));
+  return found.filter((_, i) => i % step === 0).slice(0, POSITIONS);
+}
+
+function p50(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+type Kind = "type" | "incoming" | "outgoing";
+
+async function runAnchor(node: string, positions: Position[]) {
+  const oracle = await PyrightOracle.start(node, ROOT);
+  const nav = new PythonNavigationOracle(oracle);
+  const first = positions[0];
+  await oracle.definitions(first.path, first.line, first.column);
+  const times: Record<Kind, number[]> = { type: [], incoming: [], outgoing: [] };
+  const places: Record<"incoming" | "outgoing", string[][]> = { incoming: [], outgoing: [] };
+  for (const p of positions) {
+    const t = performance.now();
+    await oracle.definitions(p.path, p.line, p.column);
+    await oracle.request("textDocument/hover", {
+      textDocument: { uri: `file://${ROOT}/${p.path}` },
+      position: { line: p.line - 1, character: p.column - 1 },
+    });
+    times.type.push(performance.now() - t);
+  }
+  for (const direction of ["incoming", "outgoing"] as const) {
+    for (const p of positions) {
+      const t = performance.now();
+      const walk = await nav.calls(p.path, p, { direction, depth: 1 });
+      times[direction].push(performance.now() - t);
+      places[direction].push(
+        walk.calls.map((c) => `${c.path ?? c.external}:${c.line}:${c.column}`),
+      );
+    }
+  }
+  await oracle.stop();
+  return { times, places };
+}
+
+/** The places of a depth-1 call listing's lines (the first line names the item). */
+function callPlaces(answer: Record<string, unknown>): string[] {
+  const result = answer.result as { structuredContent?: { lines?: string[] } };
+  return (result.structuredContent?.lines ?? []).slice(1).flatMap((l) => {
+    const m = /^(\S+?):(\d+):(\d+): /.exec(l);
+    return m === null ? [] : [`${m[1]}:${m[2]}:${m[3]}`];
+  });
+}
+
+async function runOurs(positions: Position[], anchor: Awaited<ReturnType<typeof runAnchor>>) {
+  const peer = new Peer("ours", oursCommand(ROOT, ["--no-git"]));
+  await peer.handshake();
+  const at = (p: Position) => ({ path: p.path, line: p.line, column: p.column });
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const t = performance.now();
+    const answer = await peer.request("tools/call", { name, arguments: args }, {
+      timeoutMs: 300_000,
+    });
+    return { ms: performance.now() - t, answer };
+  };
+  await call("go_to_definition", at(positions[0]));
+  const times: Record<Kind, number[]> = { type: [], incoming: [], outgoing: [] };
+  const misses: string[] = [];
+  for (const p of positions) times.type.push((await call("go_to_definition", at(p))).ms);
+  for (const direction of ["incoming", "outgoing"] as const) {
+    for (const [i, p] of positions.entries()) {
+      const got = await call("find_references", { ...at(p), calls: direction, head_limit: 0 });
+      times[direction].push(got.ms);
+      const ours = callPlaces(got.answer);
+      const want = anchor.places[direction][i];
+      if (JSON.stringify(ours) !== JSON.stringify(want)) {
+        misses.push(
+          `${direction} calls of ${p.name} (${p.path}:${p.line}): ${ours.length} vs ${want.length}`,
+        );
+      }
+    }
+  }
+  await peer.close();
+  return { times, misses };
+}
+
+const node = findNode();
+if (node === null) throw new Error("node is not on PATH: the anchor runs pyright under Node");
+const positions = sample();
+console.log(`# Python deeper navigation benchmark: ${serverLabel()}`);
+console.log(
+  `psf/requests, ${positions.length} declarations of src/requests; load average before: ${loadAverage()}`,
+);
+const anchor = await runAnchor(node, positions);
+const ours = await runOurs(positions, anchor);
+console.log(`\nload average after: ${loadAverage()}\n`);
+console.log("| measure | ours p50 | anchor p50 | ratio | target | |");
+console.log("|---|---|---|---|---|---|");
+const rows: Array<[string, Kind]> = [
+  ["type at a position (go_to_definition)", "type"],
+  ["incoming calls, depth 1", "incoming"],
+  ["outgoing calls, depth 1", "outgoing"],
+];
+for (const [label, kind] of rows) {
+  const mine = p50(ours.times[kind]);
+  const theirs = p50(anchor.times[kind]);
+  console.log(
+    `| ${label} | ${mine.toFixed(1)} ms | ${theirs.toFixed(1)} ms | ${
+      (mine / theirs).toFixed(2)
+    }x | ` +
+      `<= ${TARGET_MS} ms | ${mine <= TARGET_MS ? "met" : "**missed**"} |`,
+  );
+}
+console.log(`\nparity misses: ${ours.misses.length}`);
+for (const miss of ours.misses) console.log(`- ${miss}`);
