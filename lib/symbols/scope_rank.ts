@@ -1,7 +1,9 @@
 /**
  * Name-based go_to_definition's ranking (docs/tools.md "go_to_definition"), for files no type
  * engine handles: the definitions spelled like the name at a position, ordered by scope as a
- * reader would look for them. First the enclosing scopes: the parameters and locals of the
+ * reader would look for them. A member access whose owner's type this file declares
+ * (`t.reqBox.Set`, field `reqBox *util.EventBox`) puts that type's members first. Then the
+ * enclosing scopes: the parameters and locals of the
  * enclosing functions (innermost first), the `self.x =` / `this.x =` / `@x =` assignments of the
  * enclosing class, then definitions inside the enclosing symbols and elsewhere in the file; then
  * the targets of the file's own imports; then the same package or folder; then the rest by path.
@@ -49,6 +51,7 @@ export interface Ranked {
 /** The ranking tiers, in order. */
 const TIER = {
   scope: 0,
+  receiver: 0.5,
   enclosing: 1,
   file: 2,
   imported: 3,
@@ -69,9 +72,19 @@ export class ScopeRanker {
     this.#modules = new ModulePaths(ws);
   }
 
-  async rank(at: AskedAt, candidates: readonly Candidate[]): Promise<Ranked[]> {
+  /**
+   * `containerOf` names a candidate's enclosing type (its class, struct or receiver), asked only
+   * for a member access whose owner's declared type the file shows (`t.reqBox.Set` with a field
+   * `reqBox *util.EventBox`): a method of that type then ranks first.
+   */
+  async rank(
+    at: AskedAt,
+    candidates: readonly Candidate[],
+    containerOf: (c: Candidate) => Promise<string | undefined> = () => Promise.resolve(undefined),
+  ): Promise<Ranked[]> {
     const lines = at.text.split("\n").map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
     const chain = enclosingChain(at.symbols, at.line);
+    const owner = ownerType(at, lines, chain);
     const scoped = scopeDefinitions(at, lines, chain);
     const imports = await this.#importTests(at, lines);
     const folder = folderOf(at.path);
@@ -84,7 +97,10 @@ export class ScopeRanker {
       const inside = here ? chain.findLast((s) => within(s, candidate.line)) : undefined;
       let tier: number = TIER.rest;
       let reason = "by path";
-      if (inside !== undefined) {
+      if (owner !== null && await ownedBy(candidate, owner.type, containerOf)) {
+        tier = TIER.receiver;
+        reason = `a member of "${owner.type}", the type of ${owner.of}`;
+      } else if (inside !== undefined) {
         tier = TIER.enclosing;
         reason = `in the enclosing ${inside.kind} "${inside.name}"`;
       } else if (here) {
@@ -130,6 +146,69 @@ export class ScopeRanker {
   get workspace(): Workspace {
     return this.#ws;
   }
+}
+
+/** True when `candidate` is a member of the type named `type` (a Go receiver on its line). */
+async function ownedBy(
+  candidate: Candidate,
+  type: string,
+  containerOf: (c: Candidate) => Promise<string | undefined>,
+): Promise<boolean> {
+  const receiver = /^\s*func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)/.exec(candidate.text);
+  if (receiver !== null) return receiver[1] === type;
+  const container = await containerOf(candidate);
+  return container !== undefined && (container.split(/::|\./).pop() === type);
+}
+
+/**
+ * For a member access (`t.reqBox.Set`, `self.items.append`): the type its owner is declared
+ * with in this file, when a declaration shows it (a Go field or variable, a Python annotation
+ * or constructor call, a Rust field or `let` with a type, a Java or C++ declaration); for
+ * `self.` / `this.`, the enclosing class.
+ */
+function ownerType(
+  at: AskedAt,
+  lines: readonly string[],
+  chain: readonly CodeSymbol[],
+): { type: string; of: string } | null {
+  const before = lines[at.line - 1]?.slice(0, at.column - 1) ?? "";
+  const access = /([A-Za-z_]\w*)\s*(?:\.|::|->)\s*$/.exec(before);
+  if (access === null) return null;
+  const owner = access[1];
+  if (owner === "self" || owner === "this") {
+    const type = chain.findLast((s) => TYPE_KINDS.has(s.kind));
+    return type === undefined ? null : { type: type.name, of: owner };
+  }
+  const o = escaped(owner);
+  const qualified = String.raw`(?:[\w]+(?:\.|::))*`;
+  const forms: Record<string, RegExp[]> = {
+    go: [
+      new RegExp(String.raw`^\s*${o}\s+(?:\[\])?\*?${qualified}([A-Za-z_]\w*)\s*(?:$|//|\x60)`),
+      new RegExp(String.raw`\b${o}\s*:?=\s*&?${qualified}([A-Z]\w*)\s*\{`),
+      new RegExp(String.raw`\bvar\s+${o}\s+\*?${qualified}([A-Za-z_]\w*)`),
+      new RegExp(String.raw`[(,]\s*${o}\s+\*?${qualified}([A-Za-z_]\w*)\s*[,)]`),
+    ],
+    python: [
+      new RegExp(String.raw`\b(?:self\.)?${o}\s*:\s*(?:Optional\[)?${qualified}([A-Za-z_]\w*)`),
+      new RegExp(String.raw`\b(?:self\.)?${o}\s*=\s*${qualified}([A-Z]\w*)\(`),
+    ],
+    rust: [
+      new RegExp(
+        String.raw`\b${o}\s*:\s*&?(?:mut\s+)?(?:Box<|Rc<|Arc<)?${qualified}([A-Za-z_]\w*)`,
+      ),
+      new RegExp(String.raw`\blet\s+(?:mut\s+)?${o}\s*=\s*${qualified}([A-Z]\w*)(?:::new|\s*\{)`),
+    ],
+  };
+  const declaration = String
+    .raw`(?:^|[\s(,])${qualified}([A-Z]\w*)(?:<[^>]*>)?[\s*&]+${o}\s*[;=,){]`;
+  const patterns = forms[at.language] ?? [new RegExp(declaration)];
+  for (const line of lines) {
+    for (const pattern of patterns) {
+      const m = pattern.exec(withoutComment(line));
+      if (m !== null) return { type: m[1], of: owner };
+    }
+  }
+  return null;
 }
 
 function byPath(a: Ranked, b: Ranked): number {

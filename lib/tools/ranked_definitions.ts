@@ -13,6 +13,52 @@ import { ScopeRanker } from "../symbols/scope_rank.ts";
 import { languageOf } from "../symbols/languages.ts";
 import type { CodeSymbol } from "../symbols/types.ts";
 
+/** Candidate files whose symbols are read to name a candidate's container, at most. */
+const CONTAINER_FILES = 20;
+
+/**
+ * A candidate's container from its file's symbol tree (read once per file, for at most
+ * CONTAINER_FILES files), for the ranking of a member access by its owner's type.
+ */
+function containersOf(
+  ctx: ToolContext,
+  candidates: readonly Definition[],
+): (c: Definition) => Promise<string | undefined> {
+  const files = new Map<string, Promise<CodeSymbol[]>>();
+  const paths = new Set(candidates.flatMap((c) => c.path === null ? [] : [c.path]));
+  return async (c) => {
+    if (c.path === null || paths.size > CONTAINER_FILES) return undefined;
+    let symbols = files.get(c.path);
+    if (symbols === undefined) {
+      symbols = ctx.session.symbols.symbols(ctx.workspace, [c.path], {
+        signal: ctx.signal,
+        maxBytes: ctx.config.maxReadBytes,
+      }).then((found) => {
+        const outcome = found.get(c.path!);
+        return outcome?.ok ? outcome.symbols : [];
+      });
+      files.set(c.path, symbols);
+    }
+    return containerAt(await symbols, c.line, c.column);
+  };
+}
+
+/** The container of the symbol named at `line`:`column`, at any depth. */
+function containerAt(
+  symbols: readonly CodeSymbol[],
+  line: number,
+  column: number,
+): string | undefined {
+  for (const s of symbols) {
+    if (s.line === line && s.column === column) return s.container;
+    if (s.children !== undefined && s.start_line <= line && line <= s.end_line) {
+      const inner = containerAt(s.children, line, column);
+      if (inner !== undefined) return inner;
+    }
+  }
+  return undefined;
+}
+
 /** The ranked definitions of the identifier at `at`, and the note saying how they were ranked. */
 export async function rankedByName(
   ctx: ToolContext,
@@ -31,15 +77,19 @@ export async function rankedByName(
     maxBytes: ctx.config.maxReadBytes,
   })).get(at.path);
   const symbols: CodeSymbol[] = outcome?.ok ? outcome.symbols : [];
-  const ranked = await new ScopeRanker(ctx.workspace).rank({
-    path: at.path,
-    line: found.line,
-    column: found.column,
-    name: found.word,
-    language,
-    text,
-    symbols,
-  }, candidates);
+  const ranked = await new ScopeRanker(ctx.workspace).rank(
+    {
+      path: at.path,
+      line: found.line,
+      column: found.column,
+      name: found.word,
+      language,
+      text,
+      symbols,
+    },
+    candidates,
+    containersOf(ctx, candidates),
+  );
   if (ranked.length === 0) return { definitions: [], note: null };
   const first = ranked[0];
   const { path, line, column } = first.candidate;

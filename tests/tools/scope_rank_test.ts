@@ -151,34 +151,76 @@ const GO = {
     "",
     "func (t *Terminal) run() {",
     "\tt.reqBox.Set(1)",
-    "\tt.events.Clear()",
+    "\t_ = util.NewEventBox()",
+    "\tb := makeBox()",
+    "\tb.Set(2)",
+    "}",
+    "",
+  ].join("\n"),
+  "app/view.go": [
+    "package app",
+    "",
+    "type view struct {",
+    "\tbox *reqBox",
+    "}",
+    "",
+    "func (v *view) Set(x int) {}",
+    "",
+    "func (v *view) draw() {",
+    "\tv.box.Set(1)",
     "}",
     "",
   ].join("\n"),
   "other/box.go": "package other\n\ntype Other struct{}\n\nfunc (o *Other) Set(v int) {}\n",
-  "util/eventbox.go": "package util\n\ntype EventBox struct{}\n\nfunc (b *EventBox) Clear() {}\n",
-  "aaa/clear.go": "package aaa\n\nfunc (b *Box) Clear() {}\n",
+  "util/eventbox.go":
+    "package util\n\ntype EventBox struct{}\n\nfunc NewEventBox() *EventBox { return nil }\n",
+  "aaa/new.go": "package aaa\n\nfunc NewEventBox() {}\n",
 };
 
 toolTest(
   "go_to_definition by name: a same-package method ranks before look-alikes",
   GO,
   async (h) => {
-    const lines = await first(h, { path: "app/terminal.go", line: 11, name: "Set" });
+    // `b := makeBox()` shows no type: the candidates rank by where they live.
+    const lines = await first(h, { path: "app/terminal.go", line: 14, name: "Set" });
     assert.equal(
       lines[0],
-      "app/box.go:5:18 is first of 3 candidates by name, ranked by scope: in the same package",
+      "app/box.go:5:18 is first of 4 candidates by name, ranked by scope: in the same package",
     );
-    assert.match(lines[2], /^aaa\/box\.go:5:15: /);
-    assert.match(lines[3], /^other\/box\.go:5:17: /);
+    assert.match(lines[2], /^app\/view\.go:7:16: /);
+    assert.match(lines[3], /^aaa\/box\.go:5:15: /);
+    assert.match(lines[4], /^other\/box\.go:5:17: /);
   },
 );
 
-toolTest("go_to_definition by name: an imported Go package's method ranks first", GO, async (h) => {
-  const lines = await first(h, { path: "app/terminal.go", line: 12, name: "Clear" });
-  assert.equal(
-    lines[0],
-    "util/eventbox.go:5:20 is first of 2 candidates by name, ranked by scope: in a module " +
-      "this file imports",
-  );
-});
+toolTest(
+  "go_to_definition by name: a member access ranks its owner's declared type first",
+  GO,
+  async (h) => {
+    // `v.box.Set`: box is declared `*reqBox`, so reqBox's Set ranks before the file's view.Set.
+    const lines = await first(h, { path: "app/view.go", line: 10, name: "Set" });
+    assert.equal(
+      lines[0],
+      'app/box.go:5:18 is first of 4 candidates by name, ranked by scope: a member of "reqBox", ' +
+        "the type of box",
+    );
+    assert.match(lines[2], /^app\/view\.go:7:16: /);
+    // fzf's form: `t.reqBox.Set` with the field `reqBox *reqBox`.
+    const fzf = await first(h, { path: "app/terminal.go", line: 11, name: "Set" });
+    assert.match(fzf[0], /^app\/box\.go:5:18 is first of 4 candidates .*a member of "reqBox"/);
+  },
+);
+
+toolTest(
+  "go_to_definition by name: an imported Go package's function ranks first",
+  GO,
+  async (h) => {
+    const lines = await first(h, { path: "app/terminal.go", line: 12, name: "NewEventBox" });
+    assert.equal(
+      lines[0],
+      "util/eventbox.go:5:6 is first of 2 candidates by name, ranked by scope: in a module " +
+        "this file imports",
+    );
+    assert.match(lines[2], /^aaa\/new\.go:3:6: /);
+  },
+);
