@@ -209,6 +209,12 @@ async function calls(input: FindReferencesInput, ctx: ToolContext): Promise<Tool
         `find_references by name lists where the name is used`,
     );
   }
+  if (input.glob !== undefined || input.type !== undefined) {
+    throw new ToolError(
+      `glob and type narrow a search by name; calls come from the ${engine.name} engine's ` +
+        `call hierarchy, so leave them out`,
+    );
+  }
   const direction = input.calls === "outgoing" ? "outgoing" : "incoming";
   return await callHierarchy(ctx, { engine, at }, {
     direction,

@@ -115,6 +115,15 @@ Deno.test("navigation tools: find_references' calls equal TypeScript's language 
       });
       assert.equal(calls.isError, true);
       assert.match(calls.text, /^calls needs a type engine, and "other\/x.go" is not a /);
+      const glob = await server.call("find_references", {
+        path: CALLS,
+        line: 4,
+        name: "fact",
+        calls: "incoming",
+        glob: "src/**",
+      });
+      assert.equal(glob.isError, true);
+      assert.match(glob.text, /^glob and type narrow a search by name; calls come from the /);
       const noLine = await server.call("find_references", { name: "fact", calls: "outgoing" });
       assert.equal(noLine.isError, true);
       assert.match(noLine.text, /^calls needs a position/);
