@@ -27,7 +27,7 @@ const TREE: Record<string, string> = {
   "tabs.txt": "a\tb\nc  d\n\ttrailing \nend",
   // Word characters for -w are Unicode's, as in rg's default mode: CJK letters, é, Greek.
   "words.txt": "\u4f7f\u7528FastAPI\u6765\nFastAPI ok\ncaf\u00e9\n\u00e9FastAPI\n" +
-    "\u0391FastAPI 12\u0663 caf_ 7\n",
+    "\u0391FastAPI 12\u0663 caf_ 7\n\u{1D400}FastAPI\n\u{1F600}FastAPI\u{1F600}\nFastAPI\u{1D400}\n",
   "flags.txt": "run -v now\nrun-v\nx-vy\n${A} a${B}\nfoo_bar foo\nxab abx\n{x} y}\n",
   // Characters whose Script and Script_Extensions differ (all in Unicode for decades): a bare
   // script name is Script in rg, so U+00B7 is Common and U+0331 Inherited, never Greek.

@@ -63,13 +63,10 @@ function emit(node: RegexNode, subject: Subject): Emitted {
     }
     case "look":
       return { src: lookSource(node.look, node.crlf, subject), atom: false, unit: false };
-    case "not_after": {
-      const set = subject === "line" ? subtract(node.set, NEWLINE) : node.set;
-      return { src: `(?<!${emitSet(set).src})`, atom: false, unit: false };
-    }
+    case "not_after":
     case "not_before": {
       const set = subject === "line" ? subtract(node.set, NEWLINE) : node.set;
-      return { src: `(?!${emitSet(set).src})`, atom: false, unit: false };
+      return { src: neighbourTest(set, node.kind === "not_after"), atom: false, unit: false };
     }
     case "group": {
       const sub = emit(node.sub, subject);
@@ -114,6 +111,25 @@ function emit(node: RegexNode, subject: Subject): Emitted {
       return { src: atom + q + (greedy ? "" : "?"), atom: false, unit: false };
     }
   }
+}
+
+/**
+ * `(?<!set)` (`before`: the character before is not in the set) or `(?!set)`. Characters outside
+ * the Basic Multilingual Plane are tested only behind a surrogate: a large class such as Unicode's
+ * word characters has hundreds of astral ranges, which would otherwise each be tried in turn at
+ * every position of plain ASCII text.
+ */
+function neighbourTest(set: CharSet, before: boolean): string {
+  const bmp = intersect(set, [[0, 0xffff]]);
+  const astral = intersect(set, [[0x10000, 0x10ffff]]);
+  const parts: string[] = [];
+  if (bmp.length > 0) parts.push(emitSet(bmp).src);
+  if (astral.length > 0) {
+    const pairs = emitSet(astral).src;
+    parts.push(before ? `${pairs}(?<=[\\udc00-\\udfff])` : `(?=[\\ud800-\\udbff])${pairs}`);
+  }
+  if (parts.length === 0) return "";
+  return before ? `(?<!${parts.join("|")})` : `(?!${parts.join("|")})`;
 }
 
 function newlineError(): RegexSyntaxError {
