@@ -17,12 +17,27 @@ export interface FilePosition {
   occurrence?: number;
 }
 
+/**
+ * Texts that stand in for files on disk for one question (root-relative path -> whole text):
+ * safe rename asks its checks on the renamed texts before anything is written. Optional for an
+ * engine: one that does not read it must not be asked with it (Engine.overlays).
+ */
+export type Overlay = Record<string, string>;
+
 export type Query =
   | { kind: "definition"; at: FilePosition }
-  | { kind: "references"; at: FilePosition }
+  | { kind: "references"; at: FilePosition; overlay?: Overlay }
   | { kind: "rename"; at: FilePosition; newName: string }
-  /** `path`: a root-relative file or folder ("" for the whole root). */
-  | { kind: "diagnostics"; path: string };
+  | {
+    kind: "diagnostics";
+    /** A root-relative file or folder ("" for the whole root). */
+    path: string;
+    /** Instead of `path`: these files and the files that import one of them directly. */
+    files?: string[];
+    overlay?: Overlay;
+    /** Stop between files after this long: a partial answer that says so (no limit if absent). */
+    timeoutMs?: number;
+  };
 
 /**
  * The deeper navigation questions. Optional for an engine: it lists those it answers in
@@ -166,8 +181,21 @@ interface DeclarationsAnswer {
 
 export type Answer =
   | { kind: "definition" } & DeclarationsAnswer
-  | { kind: "references"; engine: string; references: Reference[] }
-  | { kind: "rename"; engine: string; edits: SpanEdit[]; untouched?: Untouched }
+  | {
+    kind: "references";
+    engine: string;
+    references: Reference[];
+    /** The projects searched (config paths, root-relative; "" the default), when several. */
+    projects?: string[];
+  }
+  | {
+    kind: "rename";
+    engine: string;
+    edits: SpanEdit[];
+    untouched?: Untouched;
+    /** The projects searched, when several. */
+    projects?: string[];
+  }
   | {
     kind: "diagnostics";
     engine: string;
@@ -182,6 +210,12 @@ export type Answer =
     leftOutNote?: string;
     /** Why the check stopped before every file was checked (a sentence), when it did. */
     stopped?: string;
+    /** Configuration problems (path: the config file), placed before the file entries. */
+    config?: Diagnostic[];
+    /** The projects checked (config paths, root-relative; "" the default project). */
+    projects?: string[];
+    /** The answer was kept from an earlier identical question (no file changed since). */
+    kept?: boolean;
   }
   | { kind: "implementations" } & DeclarationsAnswer
   | { kind: "type_definitions" } & DeclarationsAnswer
@@ -218,6 +252,8 @@ export interface Engine {
   readonly name: string;
   /** The navigation questions it answers (none when absent): others are refused. */
   readonly navigation?: ReadonlySet<NavigationKind>;
+  /** True when it reads a question's `overlay` (safe rename's checks need it). */
+  readonly overlays?: boolean;
   /** True for a root-relative path whose questions this engine answers. */
   handles(path: string): boolean;
   /** Rejects with SemanticRefusal for something the model must fix or know. */

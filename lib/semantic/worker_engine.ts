@@ -7,12 +7,13 @@
  * answers the messages of protocol.ts (worker_host.ts runs that side).
  *
  * Questions wait here, in arrival order, and go to the worker one at a time, so that a worker
- * that must be stopped takes only its current question with it. Every question has a time bound:
- * diagnostics stop between files once `budgetMs` has passed (a partial answer); a question still
- * unanswered `GRACE_MS` after that (an engine inside one long step that cannot be interrupted),
- * or cancelled and not stopped within `GRACE_MS`, has its worker terminated: the next question
- * starts a fresh one. A stopped diagnostics question is answered with the files checked so far,
- * and a sentence saying so. Cancellation reaches the worker through a SharedArrayBuffer: the
+ * that must be stopped takes only its current question with it. Every question but diagnostics
+ * has a time bound (`budgetMs`); diagnostics have none unless the question sets `timeoutMs`
+ * (the worker then stops between files, a partial answer). A question still unanswered
+ * `GRACE_MS` past its bound (an engine inside one long step that cannot be interrupted), or
+ * cancelled and not stopped within `GRACE_MS`, has its worker terminated: the next question
+ * starts a fresh one. A diagnostics question stopped by its limit or cancelled is answered with
+ * the files checked so far, `stopped` saying why (a partial answer: never paged further). Cancellation reaches the worker through a SharedArrayBuffer: the
  * id of the cancelled question is stored in its first Int32 slot.
  */
 import { log } from "../log.ts";
@@ -39,7 +40,7 @@ export interface EngineOptions {
   idleMs?: number;
   /** Files over this many bytes are left out of programs (the server's --max-read-bytes). */
   maxBytes?: number;
-  /** The time bound of one question (default 20 s); see the module comment. */
+  /** The time bound of one question but diagnostics (default 20 s); see the module comment. */
   budgetMs?: number;
 }
 
@@ -50,13 +51,15 @@ export interface WorkerEngineSpec {
   handles(path: string): boolean;
   /** The navigation questions its worker answers (engine.ts); others are refused here. */
   navigation?: readonly NavigationKind[];
+  /** True when its worker reads a question's `overlay` (default false). */
+  overlays?: boolean;
   /** The worker module (it answers protocol.ts's messages). */
   worker: URL;
   /** What the worker may do beyond reading (lib/worker_start.ts). */
   needs: WorkerNeeds;
   /** Sentences that name the engine's own causes and remedies. */
   words: {
-    /** After "Stopped after N s with M of T files checked: " (diagnostics cut by the bound). */
+    /** After "Stopped ... with M of T files checked: " (diagnostics cut by a limit or cancelled). */
     stopped: string;
     /** The refusal of another question cut by the bound after `seconds`. */
     overrun(seconds: number): string;
@@ -92,6 +95,7 @@ export class WorkerEngine implements Engine {
   readonly id: string;
   readonly name: string;
   readonly navigation: ReadonlySet<NavigationKind>;
+  readonly overlays: boolean;
   readonly #spec: WorkerEngineSpec;
   readonly #idleMs: number;
   readonly #maxBytes: number;
@@ -112,6 +116,7 @@ export class WorkerEngine implements Engine {
     this.id = spec.id;
     this.name = spec.name;
     this.navigation = new Set(spec.navigation ?? []);
+    this.overlays = spec.overlays === true;
     this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.#maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
     this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
@@ -204,12 +209,18 @@ export class WorkerEngine implements Engine {
 
   /** The worker began the question (its engine is loaded): its time bound starts. */
   #begun(asked: Asked): void {
-    const timer = setTimeout(() => this.#overrun(asked), this.#budgetMs + GRACE_MS);
+    const query = asked.query;
+    const bound = query.kind !== "diagnostics" ? this.#budgetMs : query.timeoutMs;
+    if (bound === undefined) return;
+    const timer = setTimeout(() => this.#overrun(asked), bound + GRACE_MS);
     Deno.unrefTimer(timer);
     asked.timers.push(timer as unknown as number);
   }
 
-  /** A cancellation: a waiting question leaves; the worker's is stopped, by force if need be. */
+  /**
+   * A cancellation: a waiting question leaves; the worker's is stopped, by force if need be. A
+   * diagnostics question is answered with the files checked so far, as a partial answer.
+   */
   #abort(asked: Asked, reason: unknown): void {
     const at = this.#waiting.findIndex((w) => w.asked === asked);
     if (at >= 0) this.#waiting.splice(at, 1);
@@ -222,7 +233,25 @@ export class WorkerEngine implements Engine {
       }, GRACE_MS);
       Deno.unrefTimer(timer);
     }
+    if (asked.query.kind === "diagnostics") {
+      asked.resolve(this.#partial(asked, "Cancelled"));
+      return;
+    }
     asked.reject(reason instanceof Error ? reason : new Error(String(reason)));
+  }
+
+  /** The files a diagnostics question checked so far, with why it stopped. */
+  #partial(asked: Asked, why: string): Answer {
+    asked.checked.sort(byDiagnostic);
+    const total = Math.max(asked.total, asked.files);
+    return this.#named({
+      kind: "diagnostics",
+      diagnostics: asked.checked,
+      files: asked.files,
+      total,
+      leftOut: asked.leftOut,
+      stopped: `${why} with ${asked.files} of ${total} files checked: ${this.#spec.words.stopped}`,
+    });
   }
 
   /** The worker's question ran past its bound: the worker is terminated. */
@@ -231,17 +260,8 @@ export class WorkerEngine implements Engine {
     const seconds = Math.round(this.#budgetMs / 1000);
     const words = this.#spec.words;
     if (asked.query.kind === "diagnostics") {
-      asked.checked.sort(byDiagnostic);
-      const total = Math.max(asked.total, asked.files + 1);
-      asked.resolve(this.#named({
-        kind: "diagnostics",
-        diagnostics: asked.checked,
-        files: asked.files,
-        total,
-        leftOut: asked.leftOut,
-        stopped: `Stopped after ${seconds} s with ${asked.files} of ${total} files checked: ` +
-          words.stopped,
-      }));
+      const limit = Math.round((asked.query.timeoutMs ?? 0) / 1000);
+      asked.resolve(this.#partial(asked, `Stopped at the time limit (${limit} s)`));
     } else {
       asked.reject(
         new SemanticRefusal(words.overrun(seconds)),

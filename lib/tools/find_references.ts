@@ -17,7 +17,7 @@ import {
 import { callHierarchy } from "./call_hierarchy.ts";
 import { lineStarts, lineText } from "../semantic/positions.ts";
 import { cutLine } from "../read/long_lines.ts";
-import type { Engine, FilePosition } from "../semantic/engine.ts";
+import type { Answer, Engine, FilePosition } from "../semantic/engine.ts";
 import { checkName, parseRefusal, symbolCandidates } from "./symbol_scope.ts";
 import { recordContentLines, recordShownLines, type ShownLine } from "./shown_lines.ts";
 import { splitQualifiedName } from "../symbols/qualified_name.ts";
@@ -86,6 +86,7 @@ const outputSchema = {
     engine: { type: "string", description: "Engine id" },
     partial: { type: "boolean", description: "Calls cut" },
     reason: { type: "string", description: "Why" },
+    projects: { type: "array", description: "Configs" },
   },
   required: ["lines", "total", "total_files", "skipped", "offset", "truncated", "resolution"],
   additionalProperties: false,
@@ -245,7 +246,18 @@ async function byTypes(
     resolution: "types",
     engine: engine.id,
     none: `No references found for ${where} on line ${at.line} of "${at.path}"`,
+    ...projectsSearched(answer),
   });
+}
+
+/** The projects an answer merged (when several), named in a last line and in `projects`. */
+function projectsSearched(answer: Answer): { projects?: string[]; notes?: string[] } {
+  if (answer.kind !== "references" || answer.projects === undefined) return {};
+  const named = answer.projects.map((p) => p || "default project");
+  return {
+    projects: answer.projects,
+    notes: [`Searched ${named.length} projects that hold the file: ${named.join(", ")}`],
+  };
 }
 
 /** Fills the context lines of every entry from its file (one read per file). */
@@ -415,6 +427,8 @@ async function finish(
     partial?: string[];
     resolution: "types" | "names";
     engine?: string;
+    /** The projects searched, when several. */
+    projects?: string[];
     none: string;
     /** Lines after the references (a qualified name's narrowing). */
     notes?: string[];
@@ -482,6 +496,7 @@ async function finish(
   structured.truncated = page.nextOffset !== undefined;
   structured.resolution = about.resolution;
   if (about.engine !== undefined) structured.engine = about.engine;
+  if (about.projects !== undefined) structured.projects = about.projects;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 

@@ -3,7 +3,9 @@
  * handles its file (docs/tools.md "rename_symbol"): exactly the engine's spans (TypeScript's
  * rename locations with their prefix and suffix text), applied by the edit layer
  * (lib/edits/span_edits.ts) and shown as a unified diff; a dry run without --write, and with
- * --write applied to every file or none (lib/edits/batch_write.ts).
+ * --write applied to every file or none (lib/edits/batch_write.ts). Before anything is written
+ * (and in the dry run) the rename is checked in memory (rename_conflicts.ts): with conflicts it
+ * is refused, nothing written, unless `force` is true.
  */
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 import { editAnnotations, readOnlyAnnotations } from "./annotations.ts";
@@ -20,7 +22,8 @@ import { applySpans, type Span, type SpannedFile } from "../edits/span_edits.ts"
 import { toPlain } from "../edits/text_form.ts";
 import { WorkspaceError } from "../workspace/workspace.ts";
 import { MESSAGE_CAP_BYTES } from "../message_size.ts";
-import type { Untouched } from "../semantic/engine.ts";
+import type { Answer, Untouched } from "../semantic/engine.ts";
+import { type Conflict, renameConflicts } from "./rename_conflicts.ts";
 
 const inputSchema = {
   type: "object",
@@ -29,6 +32,7 @@ const inputSchema = {
     new_name: { type: "string", description: "The new name (an identifier)" },
     dry_run: { type: "boolean", description: "Only show the diff (default without --write)" },
     diff_offset: { type: "integer", minimum: 0, description: "Diff lines to skip" },
+    force: { type: "boolean", default: false, description: "Write despite conflicts" },
   },
   required: ["path", "line", "new_name"],
   additionalProperties: false,
@@ -57,7 +61,9 @@ const outputSchema = {
     diff: { type: "string", description: "Unified diff" },
     diff_next_offset: { type: "integer", description: "Next diff_offset" },
     note: { type: "string", description: "Untouched" },
-    applied: { type: "boolean", description: "false: dry run" },
+    applied: { type: "boolean", description: "false: dry run or conflicts" },
+    conflicts: { type: "array", description: "{path, line, column, message}; absent: unchecked" },
+    projects: { type: "array", description: "Configs" },
     engine: { type: "string", description: "Engine id" },
   },
   required: ["files", "total_edits", "diff", "applied"],
@@ -111,6 +117,8 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   }
   const edits = ctx.session.edits;
   let files: SpannedFile[];
+  let conflicts: Conflict[] | null = null;
+  let write = apply;
   try {
     files = applySpans(ctx.workspace, spans, {
       maxBytes: ctx.config.maxReadBytes,
@@ -118,7 +126,12 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     });
     // Every file must be writable by this session, with or without --write.
     checkTargets(ctx.workspace, files, "rename in");
-    if (apply && edits !== null) {
+    // The safe rename: checked in memory before anything is written (and in the dry run).
+    if (engine.overlays === true) {
+      conflicts = await renameConflicts(ctx, engine, at, newName, spans, files);
+      if (conflicts.length > 0 && args.force !== true) write = false;
+    }
+    if (write && edits !== null) {
       await writeBatch(ctx.workspace, edits, files, {
         verb: "rename in",
         maxBytes: ctx.config.maxReadBytes,
@@ -131,20 +144,71 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     }
     throw error;
   }
+  return await answerOf(ctx, files, answer, {
+    newName,
+    apply,
+    write,
+    conflicts,
+    engine: engine.id,
+    diffOffset,
+  });
+}
+
+/** The lines about conflicts: none found, not checked, or their count and one line each. */
+function conflictLines(conflicts: readonly Conflict[] | null, apply: boolean, write: boolean) {
+  if (conflicts === null) return ["Conflicts not checked: this engine cannot check them"];
+  if (conflicts.length === 0) return ["No conflicts found"];
+  const n = conflicts.length;
+  const head = `${n} conflict${n === 1 ? "" : "s"}: ` +
+    (write
+      ? "renamed anyway (force)"
+      : apply
+      ? "the rename was refused, nothing was written; give force: true to write it anyway"
+      : "this rename would be refused unless force: true");
+  return [head, ...conflicts.map((c) => `${c.path}:${c.line}:${c.column}: ${c.message}`)];
+}
+
+/** The answer: with conflicts the text starts with their count, then the head, edits, diff. */
+async function answerOf(
+  ctx: ToolContext,
+  files: readonly SpannedFile[],
+  answer: Answer,
+  how: {
+    newName: string;
+    apply: boolean;
+    write: boolean;
+    conflicts: Conflict[] | null;
+    engine: string;
+    diffOffset: number;
+  },
+): Promise<ToolResult> {
+  const { newName, apply, write, conflicts } = how;
   const total = files.reduce((n, f) => n + f.spans.length, 0);
   const page = diffPage(await diffOf(files), {
-    offset: diffOffset,
-    budget: apply ? APPLIED_DIFF_CHARS : dryRunBudget(ctx.config.maxOutputChars),
+    offset: how.diffOffset,
+    budget: write ? APPLIED_DIFF_CHARS : dryRunBudget(ctx.config.maxOutputChars),
   });
   const listed = files.map((f) => ({ path: f.rel, edits: f.spans.map(editLine) }));
-  const head = `${apply ? "Renamed" : "Would rename"} to "${newName}": ${total} edit${
+  const verb = write ? "Renamed" : apply ? "Refused to rename" : "Would rename";
+  const head = `${verb} to "${newName}": ${total} edit${
     total === 1 ? "" : "s"
   } in ${files.length} file${files.length === 1 ? "" : "s"}${
     apply ? "" : " (dry run: nothing written)"
   }`;
-  const lines = [head];
+  const checked = conflictLines(conflicts, apply, write);
+  const lines = conflicts !== null && conflicts.length > 0
+    ? [...checked, head]
+    : [head, ...checked];
   const note = answer.kind === "rename" ? untouchedNote(answer.untouched) : null;
   if (note !== null) lines.push(note);
+  const projects = answer.kind === "rename" ? answer.projects : undefined;
+  if (projects !== undefined) {
+    lines.push(
+      `Searched ${projects.length} projects that hold the file: ${
+        projects.map((p) => p || "default project").join(", ")
+      }`,
+    );
+  }
   for (const f of listed) for (const e of f.edits) lines.push(`${f.path}:${e}`);
   lines.push(page.diff);
   const structured: Record<string, unknown> = {
@@ -154,8 +218,10 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   };
   if (page.nextOffset !== undefined) structured.diff_next_offset = page.nextOffset;
   if (note !== null) structured.note = note;
-  structured.applied = apply;
-  structured.engine = engine.id;
+  structured.applied = write;
+  if (conflicts !== null) structured.conflicts = conflicts;
+  if (projects !== undefined) structured.projects = projects;
+  structured.engine = how.engine;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 

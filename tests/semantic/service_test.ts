@@ -51,16 +51,23 @@ function definedAt(answer: Answer): string[] {
   return answer.kind === "definition" ? answer.definitions.map((d) => `${d.path}:${d.line}`) : [];
 }
 
-Deno.test("semantic service: diagnostics that run past the time bound answer with the files checked and a sentence, and the next question is answered", async () => {
+Deno.test("semantic service: diagnostics that run past the caller's time limit answer with the files checked and a sentence, and the next question is answered", async () => {
   const { tree, ws } = await world();
-  const service = typescriptEngine({ budgetMs: BUDGET_MS });
+  const service = typescriptEngine({ budgetMs: 60_000 });
   try {
     const t = performance.now();
-    const answer = await ask(service, ws, { kind: "diagnostics", path: "slow" });
+    const answer = await ask(service, ws, {
+      kind: "diagnostics",
+      path: "slow",
+      timeoutMs: BUDGET_MS,
+    });
     const ms = performance.now() - t;
     assert.equal(answer.kind, "diagnostics");
     if (answer.kind !== "diagnostics") return;
-    assert.match(answer.stopped ?? "", /^Stopped after 8 s with 0 of 2 files checked: /);
+    assert.match(
+      answer.stopped ?? "",
+      /^Stopped at the time limit \(8 s\) with 0 of 2 files checked: /,
+    );
     assert.deepEqual([answer.files, answer.total, answer.diagnostics], [0, 2, []]);
     assert.ok(ms < WELL_BELOW_MS, `answered after ${ms.toFixed(0)} ms`);
     assert.deepEqual(definedAt(await ask(service, ws, DEFINITION)), ["fast/a.ts:1"]);
@@ -81,7 +88,10 @@ Deno.test("semantic service: a cancelled question is dropped at once and the que
     const next = ask(service, ws, DEFINITION);
     await new Promise((r) => setTimeout(r, 300));
     controller.abort(new Error("cancelled by the client"));
-    await assert.rejects(slow, /cancelled by the client/);
+    // A cancelled diagnostics question answers with what it checked, as a partial answer.
+    const cut = await slow;
+    assert.equal(cut.kind, "diagnostics");
+    if (cut.kind === "diagnostics") assert.match(cut.stopped ?? "", /^Cancelled with 0 of /);
     const t = performance.now();
     assert.deepEqual(definedAt(await next), ["fast/a.ts:1"]);
     const ms = performance.now() - t;

@@ -135,7 +135,9 @@ Deno.test("semantic tools: diagnostics of one file or one folder, paged, with pr
     });
     assert.equal(
       answer.text,
-      "src/more.ts:1:14: error TS2322: Type 'number' is not assignable to type 'string'.\n" +
+      "2 diagnostics in 1 file; 1 TypeScript/JavaScript file checked in 1 project " +
+        "(tsconfig.json)\nBy code: TS2322 ×2\nBy file: src/more.ts 2\n" +
+        "src/more.ts:1:14: error TS2322: Type 'number' is not assignable to type 'string'.\n" +
         "src/more.ts:2:14: error TS2322: Type 'string' is not assignable to type 'number'.",
     );
     assert.equal(answer.structured.files_checked, 1);
@@ -146,7 +148,10 @@ Deno.test("semantic tools: diagnostics of one file or one folder, paged, with pr
     const page = await server.ok("diagnostics", { path: "src", head_limit: 1, offset: 1 });
     assert.equal(page.structured.total, 3);
     assert.equal(page.structured.next_offset, 2);
-    assert.match(page.text, /^src\/more\.ts:2:14: error TS2322/);
+    assert.match(
+      page.text,
+      /^3 diagnostics in 2 files; .*\nBy code: TS2322 ×3\n.*\nsrc\/more\.ts:2:14: error TS2322/,
+    );
     assert.match(page.text, /\[\.\.\. 1 more diagnostics; call again with offset=2\]$/);
     const clean = await server.ok("diagnostics", { path: "scripts" });
     assert.equal(clean.text, "No diagnostics: 2 TypeScript/JavaScript files checked");

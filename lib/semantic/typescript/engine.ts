@@ -10,12 +10,13 @@ const TYPESCRIPT: WorkerEngineSpec = {
   name: "TypeScript/JavaScript",
   handles: isScriptPath,
   navigation: ["implementations", "type_definitions", "calls", "type"],
+  overlays: true,
   worker: new URL("./worker.ts", import.meta.url),
   // TypeScript's system layer reads the environment the launch allows and the system's facts.
   needs: { environment: true },
   words: {
-    stopped: "TypeScript was still building or checking a project (a very large or generated " +
-      "file in it can take minutes); name a narrower path, or leave such files out with tsconfig",
+    stopped: "TypeScript was building a project or checking a file when it stopped; call " +
+      "again without timeout_s (and without cancelling) for the complete answer",
     overrun: (seconds) =>
       `TypeScript gave no answer within ${seconds} s: building this file's project takes ` +
       `longer (a very large or generated file in it can take minutes); leave such files out ` +

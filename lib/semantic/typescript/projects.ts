@@ -15,7 +15,7 @@ import { DenoConfigReader } from "./deno_config.ts";
 type TS = typeof ts;
 
 /** One parsed config: its options and the files it includes. */
-interface Config {
+export interface Config {
   path: string;
   options: ts.CompilerOptions;
   fileNames: string[];
@@ -23,6 +23,8 @@ interface Config {
   references: readonly ts.ProjectReference[];
   /** Config files inside the root that it referenced (for the refs walk). */
   referencedConfigs: string[];
+  /** Problems of the config itself (an `extends` that does not resolve, a bad option). */
+  problems: readonly ts.Diagnostic[];
 }
 
 export class Project {
@@ -30,16 +32,34 @@ export class Project {
   readonly key: string;
   readonly service: ts.LanguageService;
   readonly #files: Set<string>;
+  /** The config's own problems (parse errors, an `extends` that does not resolve). */
+  readonly configProblems: readonly ts.Diagnostic[];
 
-  constructor(key: string, service: ts.LanguageService, files: Set<string>) {
+  constructor(
+    key: string,
+    service: ts.LanguageService,
+    files: Set<string>,
+    configProblems: readonly ts.Diagnostic[] = [],
+  ) {
     this.key = key;
     this.service = service;
     this.#files = files;
+    this.configProblems = configProblems;
   }
 
-  /** True when `path` (absolute) is one of the project's root files. */
+  /** True when `path` (absolute) is one of the project's root files (its config lists it). */
   has(path: string): boolean {
     return this.#files.has(path);
+  }
+
+  /** The project's listed files (absolute). */
+  get listed(): ReadonlySet<string> {
+    return this.#files;
+  }
+
+  /** True when the project's program holds `path` (listed, or reached through imports). */
+  holds(path: string): boolean {
+    return this.#files.has(path) || this.service.getProgram()?.getSourceFile(path) !== undefined;
   }
 }
 
@@ -184,6 +204,8 @@ export class ProjectSet {
   /** Each config file's version (TypeFiles.version) when it was read. */
   readonly #configVersions = new Map<string, string>();
   #defaultFiles: string[] | null = null;
+  /** Every config of the root (found by name, and those their references name), once read. */
+  #allConfigs: Config[] | null = null;
 
   constructor(
     tsModule: TS,
@@ -206,6 +228,7 @@ export class ProjectSet {
     this.#configs.clear();
     this.#nearest.clear();
     this.#defaultFiles = null;
+    this.#allConfigs = null;
     this.configFiles.clear();
     this.#configVersions.clear();
   }
@@ -240,10 +263,12 @@ export class ProjectSet {
     return config === null ? this.#defaultProject() : this.#project(config);
   }
 
-  /** The config that claims a file: its nearest one, or one its references lead to. */
+  /**
+   * The config that owns a file: the nearest config above it that lists it (or one its
+   * references lead to), else any config of the root that lists it; null: the default project's.
+   */
   #claim(rel: string, path: string): Config | null {
-    const nearest = this.#nearestConfig(rel);
-    if (nearest === null) return null;
+    let dir = rel.lastIndexOf("/") < 0 ? "" : rel.slice(0, rel.lastIndexOf("/"));
     const seen = new Set<string>();
     const visit = (configPath: string): Config | null => {
       if (seen.has(configPath) || seen.size > 64) return null;
@@ -257,13 +282,60 @@ export class ProjectSet {
       }
       return null;
     };
-    return visit(nearest);
+    for (;;) {
+      const nearest = this.#nearestIn(dir);
+      if (nearest === null) break;
+      const found = visit(nearest);
+      if (found !== null) return found;
+      const configDir = this.#files.relOf(nearest.slice(0, nearest.lastIndexOf("/"))) ?? "";
+      if (configDir === "") break;
+      dir = configDir.lastIndexOf("/") < 0 ? "" : configDir.slice(0, configDir.lastIndexOf("/"));
+    }
+    return this.allConfigs().find((config) => config.files.has(path)) ?? null;
   }
 
-  #nearestConfig(rel: string): string | null {
-    const slash = rel.lastIndexOf("/");
-    const dir = slash < 0 ? "" : rel.slice(0, slash);
-    return this.#nearestIn(dir);
+  /**
+   * Every config of the root: each served `tsconfig.json`/`jsconfig.json` and the configs their
+   * `references` name (inside the root), by path; configs that cannot be read are left out.
+   */
+  allConfigs(): Config[] {
+    if (this.#allConfigs !== null) return this.#allConfigs;
+    const found = new Map<string, Config>();
+    const visit = (path: string) => {
+      if (found.has(path) || found.size > 4096) return;
+      const config = this.#config(path);
+      if (config === null) return;
+      found.set(path, config);
+      for (const ref of config.referencedConfigs) visit(ref);
+    };
+    for (const entry of this.#files.ws.walk("")) {
+      if (entry.isDir) continue;
+      const name = entry.rel.slice(entry.rel.lastIndexOf("/") + 1);
+      if (CONFIG_NAMES.includes(name)) visit(this.#files.absOf(entry.rel));
+    }
+    this.#allConfigs = [...found.values()].sort((a, b) => a.path < b.path ? -1 : 1);
+    return this.#allConfigs;
+  }
+
+  /** The projects of every config of the root (built on first use), by config path. */
+  configProjects(): Project[] {
+    return this.allConfigs().map((config) => this.#project(config));
+  }
+
+  /** The default project (files no config lists). */
+  defaultProject(): Project {
+    return this.#defaultProject();
+  }
+
+  /** The keys (root-relative config paths) of the configs that list `rel`. */
+  listing(rel: string): Config[] {
+    const path = this.#files.absOf(rel);
+    return this.allConfigs().filter((config) => config.files.has(path));
+  }
+
+  /** The project of a config. */
+  projectOf(config: Config): Project {
+    return this.#project(config);
   }
 
   #nearestIn(dir: string): string | null {
@@ -301,10 +373,21 @@ export class ProjectSet {
       if (text !== undefined && files.relOf(p) !== null) this.#noteConfig(p);
       return text;
     };
-    const json = tsModule.readConfigFile(path, read);
-    if (json.error !== undefined) {
-      this.#tell(path, [json.error]);
-      return null;
+    const text = read(path);
+    if (text === undefined) return null;
+    const json = tsModule.parseJsonText(path, text);
+    const syntax = (json as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics;
+    if (syntax !== undefined && syntax.length > 0) {
+      this.#tell(path, syntax);
+      return {
+        path,
+        options: {},
+        fileNames: [],
+        files: new Set(),
+        references: [],
+        referencedConfigs: [],
+        problems: syntax,
+      };
     }
     const host: ts.ParseConfigHost = {
       useCaseSensitiveFileNames: true,
@@ -314,7 +397,7 @@ export class ProjectSet {
       readFile: read,
     };
     const dir = path.slice(0, path.lastIndexOf("/"));
-    const parsed = tsModule.parseJsonConfigFileContent(json.config, host, dir, undefined, path);
+    const parsed = tsModule.parseJsonSourceFileConfigFileContent(json, host, dir, undefined, path);
     this.#tell(path, parsed.errors);
     const options = { ...parsed.options };
     // Language-service plugins run code: never loaded (the language service alone never loads
@@ -334,6 +417,7 @@ export class ProjectSet {
       files: new Set(fileNames),
       references,
       referencedConfigs,
+      problems: parsed.errors,
     };
   }
 
@@ -355,7 +439,7 @@ export class ProjectSet {
     if (project === undefined) {
       const host = new ProjectHost(this.#ts, this.#files, config, this.#token);
       const service = this.#ts.createLanguageService(host, this.#registry);
-      project = new Project(key, service, config.files);
+      project = new Project(key, service, config.files, config.problems);
       this.#projects.set(key, project);
     }
     return project;

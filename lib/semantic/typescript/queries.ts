@@ -10,22 +10,18 @@ import { cutLine } from "../../read/long_lines.ts";
 import { lineColumn, lineStarts, lineText, locate } from "../positions.ts";
 import {
   type Definition,
-  type Diagnostic,
   type FilePosition,
   type Reference,
   SemanticRefusal as Refusal,
   type SpanEdit,
   type Untouched,
 } from "../engine.ts";
-import { byDiagnostic, byPlace } from "../diagnostic_order.ts";
+import { byPlace } from "../diagnostic_order.ts";
 import { isMinifiedScript, isScriptPath } from "./script_paths.ts";
 import type { Project, ProjectSet } from "./projects.ts";
 import type { TypeFiles } from "./type_files.ts";
 
 type TS = typeof ts;
-
-/** The engine's id: the `source` of its diagnostics. */
-const SOURCE = "typescript";
 
 interface Lines {
   text: string;
@@ -144,17 +140,36 @@ export class SemanticQueries {
     return text.replaceAll(`${this.#files.root}/`, "").replaceAll(`${this.#files.libDir}/`, "");
   }
 
-  references(at: FilePosition): Reference[] {
+  /**
+   * Every project whose program holds `path` (listed or reached through imports and `paths`):
+   * the owner first, then the other configs' projects by path (built for the question).
+   */
+  #holders(owner: Project, path: string): Project[] {
+    const out = [owner];
+    for (const project of this.#projects.configProjects()) {
+      if (project !== owner && project.holds(path)) out.push(project);
+    }
+    return out;
+  }
+
+  /** The references of the symbol at a position, merged over every project that holds its file. */
+  references(at: FilePosition): { references: Reference[]; projects?: string[] } {
     const { project, path, offset } = this.#at(at);
-    const symbols = project.service.findReferences(path, offset) ?? [];
-    const declared = this.#declarations(project, symbols, { path, offset });
+    const holders = this.#holders(project, path);
+    const declared = new Set<string>();
     const byKey = new Map<string, { rel: string; fileName: string; start: number }>();
-    for (const symbol of symbols) {
-      for (const r of symbol.references) {
-        const rel = this.#files.relOf(r.fileName);
-        if (rel === null || this.#files.isLib(r.fileName) || !this.#files.isServed(rel)) continue;
-        const key = `${r.fileName}\0${r.textSpan.start}`;
-        if (!byKey.has(key)) byKey.set(key, { rel, fileName: r.fileName, start: r.textSpan.start });
+    for (const holder of holders) {
+      const symbols = holder.service.findReferences(path, offset) ?? [];
+      for (const key of this.#declarations(holder, symbols, { path, offset })) declared.add(key);
+      for (const symbol of symbols) {
+        for (const r of symbol.references) {
+          const rel = this.#files.relOf(r.fileName);
+          if (rel === null || this.#files.isLib(r.fileName) || !this.#files.isServed(rel)) continue;
+          const key = `${r.fileName}\0${r.textSpan.start}`;
+          if (!byKey.has(key)) {
+            byKey.set(key, { rel, fileName: r.fileName, start: r.textSpan.start });
+          }
+        }
       }
     }
     const out: Reference[] = [];
@@ -163,7 +178,11 @@ export class SemanticQueries {
       if (place === null) continue;
       out.push({ path: r.rel, ...place, definition: declared.has(key) });
     }
-    return out.sort(byPlace);
+    const answer: { references: Reference[]; projects?: string[] } = {
+      references: out.sort(byPlace),
+    };
+    if (holders.length > 1) answer.projects = holders.map((h) => h.key);
+    return answer;
   }
 
   /**
@@ -198,18 +217,24 @@ export class SemanticQueries {
     return out;
   }
 
-  rename(at: FilePosition, newName: string): { edits: SpanEdit[]; untouched?: Untouched } {
+  rename(
+    at: FilePosition,
+    newName: string,
+  ): { edits: SpanEdit[]; untouched?: Untouched; projects?: string[] } {
     this.#checkName(newName);
     const { project, path, offset } = this.#at(at);
+    const holders = this.#holders(project, path);
     const info = project.service.getRenameInfo(path, offset, { allowRenameOfImportPath: false });
     if (!info.canRename) {
       throw new Refusal(
         `Cannot rename at line ${at.line} of "${at.path}": ${info.localizedErrorMessage}`,
       );
     }
-    const locations = project.service.findRenameLocations(path, offset, false, false, {
-      providePrefixAndSuffixTextForRename: true,
-    }) ?? [];
+    const locations = holders.flatMap((holder) =>
+      holder.service.findRenameLocations(path, offset, false, false, {
+        providePrefixAndSuffixTextForRename: true,
+      }) ?? []
+    );
     const byFile = new Map<string, ts.RenameLocation[]>();
     for (const location of locations) {
       const rel = this.#files.relOf(location.fileName);
@@ -255,10 +280,13 @@ export class SemanticQueries {
         from = start + length;
       }
     }
+    const answer: { edits: SpanEdit[]; untouched?: Untouched; projects?: string[] } = {
+      edits: edits.sort(byPlace),
+    };
     const untouched = this.#untouched(project, { path, offset }, locations);
-    return untouched === null
-      ? { edits: edits.sort(byPlace) }
-      : { edits: edits.sort(byPlace), untouched };
+    if (untouched !== null) answer.untouched = untouched;
+    if (holders.length > 1) answer.projects = holders.map((h) => h.key);
+    return answer;
   }
 
   /**
@@ -313,85 +341,6 @@ export class SemanticQueries {
     }
   }
 
-  /**
-   * Syntactic and semantic diagnostics of the served TS/JS files under `rel` (a file or a
-   * folder), each from its own project; minified files no config claims are left out (counted).
-   * `checked` hears each file done with its diagnostics (the service keeps them, for a partial
-   * answer if the worker must be stopped); the check stops between files once `budgetMs` has
-   * passed, with a sentence saying so.
-   */
-  diagnostics(
-    rel: string,
-    options: {
-      budgetMs: number;
-      scope: (total: number, leftOut: number) => void;
-      checked: (path: string, list: Diagnostic[]) => void;
-    },
-  ): {
-    list: Diagnostic[];
-    files: number;
-    total: number;
-    leftOut: number;
-    stopped?: string;
-  } {
-    const started = performance.now();
-    const targets: string[] = [];
-    let leftOut = 0;
-    for (const entry of this.#files.ws.walk(rel)) {
-      if (entry.isDir || !isScriptPath(entry.rel)) continue;
-      if (isMinifiedScript(entry.rel) && this.#projects.unclaimed(entry.rel)) leftOut++;
-      else targets.push(entry.rel);
-    }
-    options.scope(targets.length, leftOut);
-    const out: Diagnostic[] = [];
-    let done = 0;
-    let stopped: string | undefined;
-    for (const target of targets) {
-      if (done > 0 && performance.now() - started > options.budgetMs) {
-        stopped = stoppedSentence(options.budgetMs, done, targets.length);
-        break;
-      }
-      const found = this.#fileDiagnostics(target);
-      out.push(...found);
-      options.checked(target, found);
-      done++;
-    }
-    out.sort(byDiagnostic);
-    const answer = { list: out, files: done, total: targets.length, leftOut };
-    return stopped === undefined ? answer : { ...answer, stopped };
-  }
-
-  #fileDiagnostics(target: string): Diagnostic[] {
-    const out: Diagnostic[] = [];
-    const categories = this.#ts.DiagnosticCategory;
-    const path = this.#files.absOf(target);
-    let project = this.#projects.projectFor(target);
-    if (!project.has(path)) {
-      this.#reset();
-      project = this.#projects.projectFor(target);
-    }
-    const found = [
-      ...project.service.getSyntacticDiagnostics(path),
-      ...project.service.getSemanticDiagnostics(path),
-    ];
-    for (const d of found) {
-      const file = d.file?.fileName ?? path;
-      const fileRel = this.#files.relOf(file);
-      if (fileRel === null || !this.#files.isServed(fileRel)) continue;
-      const place = this.#place(file, d.start ?? 0);
-      out.push({
-        path: fileRel,
-        line: place?.line ?? 1,
-        column: place?.column ?? 1,
-        code: `TS${d.code}`,
-        category: categories[d.category].toLowerCase() as Diagnostic["category"],
-        message: this.#withoutRoot(this.#ts.flattenDiagnosticMessageText(d.messageText, "\n")),
-        source: SOURCE,
-      });
-    }
-    return out;
-  }
-
   /** For the navigation questions (navigation.ts): the project and offset of a position. */
   located(at: FilePosition): { project: Project; path: string; offset: number } {
     return this.#at(at);
@@ -407,16 +356,15 @@ export class SemanticQueries {
     return this.#linesOf(path)?.text.slice(start, start + length) ?? "";
   }
 
+  /** A message as answers show it: no absolute path of the root or the lib. */
+  message(text: string): string {
+    return this.#withoutRoot(text);
+  }
+
   /** A name or display text as answers show it: no absolute path of the root or the lib. */
   shown(text: string): string {
     return this.#withoutRoot(this.#shownName(text));
   }
-}
-
-/** Why a diagnostics answer holds only part of its scope (the tool's text and structure). */
-export function stoppedSentence(budgetMs: number, done: number, total: number): string {
-  return `Stopped after ${Math.round(budgetMs / 1000)} s with ${done} of ${total} files checked; ` +
-    `name a narrower path (a folder or one file) for the rest`;
 }
 
 /** Contextual keywords (`type`, `as`, `of`, `async`...) are valid identifiers. */

@@ -35,6 +35,8 @@ export class TypeFiles {
   readonly #touched = new Map<string, number>();
   /** Called after each file read from the workspace (progress while a program builds). */
   onRead: (() => void) | null = null;
+  /** Texts that stand in for files for the current question (root-relative path -> text). */
+  #overlay = new Map<string, { text: string; version: string }>();
 
   constructor(ws: Workspace, libDir: string, maxBytes: number) {
     this.ws = ws;
@@ -48,6 +50,24 @@ export class TypeFiles {
     this.#entries.clear();
     this.#listings.clear();
     this.#served.clear();
+  }
+
+  /**
+   * Texts that stand in for existing files until the next call (an empty map ends it): the
+   * programs see them as new versions, and see the files again once it ends.
+   */
+  setOverlay(overlay: Readonly<Record<string, string>>): void {
+    this.#overlay.clear();
+    let n = 0;
+    for (const [rel, text] of Object.entries(overlay)) {
+      if (this.#stamp(rel) === null) continue;
+      this.#overlay.set(rel, { text, version: `overlay:${++n}:${text.length}:${hashOf(text)}` });
+    }
+  }
+
+  /** True while an overlay stands in for some files. */
+  get overlaid(): boolean {
+    return this.#overlay.size > 0;
   }
 
   /** The server wrote these files: read them again. */
@@ -171,6 +191,8 @@ export class TypeFiles {
     if (this.isLib(path)) return "lib";
     const rel = this.relOf(path);
     if (rel === null) return "absent";
+    const overlaid = this.#overlay.get(rel);
+    if (overlaid !== undefined) return overlaid.version;
     return this.#stamp(rel) ?? "absent";
   }
 
@@ -185,6 +207,8 @@ export class TypeFiles {
     if (this.isLib(path)) return this.#libText(path) ?? undefined;
     const rel = this.relOf(path);
     if (rel === null) return undefined;
+    const overlaid = this.#overlay.get(rel);
+    if (overlaid !== undefined) return overlaid.text;
     const stamp = this.#stamp(rel);
     if (stamp === null || this.#entry(rel)!.size > this.#maxBytes) return undefined;
     const cached = this.#texts.get(rel);
@@ -219,4 +243,14 @@ export class TypeFiles {
     }
     return text;
   }
+}
+
+/** A short hash of a text (FNV-1a), for overlay versions. */
+function hashOf(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
 }

@@ -19,6 +19,7 @@ import { ProjectSet } from "./projects.ts";
 import { SemanticQueries } from "./queries.ts";
 import { MAX_CALL_DEPTH, NavigationQueries } from "./navigation.ts";
 import { TypeFiles } from "./type_files.ts";
+import { ProjectDiagnostics } from "./project_diagnostics.ts";
 
 type TS = typeof ts;
 
@@ -31,17 +32,16 @@ class SemanticWorld {
   readonly #projects: ProjectSet;
   readonly #queries: SemanticQueries;
   readonly #navigation: NavigationQueries;
+  readonly #diagnostics: ProjectDiagnostics;
   readonly #flag: Int32Array;
   #current = 0;
   #stale = false;
   #watcher: Deno.FsWatcher | null = null;
   #progressAt = 0;
   #read = 0;
-  readonly #budgetMs: number;
 
   constructor(tsModule: TS, settings: WorkerSettings, cancel: SharedArrayBuffer) {
     const ws = Workspace.openSync(settings.ws);
-    this.#budgetMs = settings.budgetMs;
     const libDir = tsModule.getDefaultLibFilePath({}).replace(/\/[^/]*$/, "");
     this.#files = new TypeFiles(ws, libDir, settings.maxBytes);
     this.#flag = new Int32Array(cancel);
@@ -67,6 +67,10 @@ class SemanticWorld {
       () => this.#projects.reset(),
     );
     this.#navigation = new NavigationQueries(tsModule, this.#files, this.#queries);
+    this.#diagnostics = new ProjectDiagnostics(tsModule, this.#files, this.#projects, {
+      placeOf: (path, offset) => this.#queries.placeOf(path, offset),
+      message: (text) => this.#queries.message(text),
+    });
     this.#files.onRead = () => {
       this.#read++;
       this.#progress(this.#read, "files read");
@@ -112,10 +116,14 @@ class SemanticWorld {
     }
   }
 
-  /** A new question: files are stamped afresh, and projects read again if a config changed. */
-  #begin(id: number): void {
+  /**
+   * A new question: files are stamped afresh, and projects read again if a config changed; an
+   * overlay given with it stands in for those files for this question only.
+   */
+  #begin(id: number, overlay?: Readonly<Record<string, string>>): void {
     this.#current = id;
     this.#read = 0;
+    this.#files.setOverlay(overlay ?? {});
     this.#files.newEpoch();
     // The watcher may not have told of a config edit yet: the configs' stamps are asked too.
     if (this.#stale || this.#projects.configsChanged()) {
@@ -152,7 +160,7 @@ class SemanticWorld {
   }
 
   answer(id: number, query: Query): WorkerAnswer {
-    this.#begin(id);
+    this.#begin(id, "overlay" in query ? query.overlay : undefined);
     switch (query.kind) {
       case "definition":
         return {
@@ -161,30 +169,36 @@ class SemanticWorld {
           type: this.#navigation.type(query.at),
         };
       case "references":
-        return { kind: "references", references: this.#queries.references(query.at) };
+        return { kind: "references", ...this.#queries.references(query.at) };
       case "rename":
         return { kind: "rename", ...this.#queries.rename(query.at, query.newName) };
-      case "diagnostics": {
-        let done = 0;
-        const found = this.#queries.diagnostics(query.path, {
-          budgetMs: this.#budgetMs,
-          scope: (total, leftOut) => post({ t: "scope", id, total, leftOut }),
-          checked: (path, list) => {
-            post({ t: "checked", id, path, diagnostics: list });
-            this.#progress(this.#read + ++done, "files read or checked");
-          },
-        });
-        const answer: WorkerAnswer = {
-          kind: "diagnostics",
-          diagnostics: found.list,
-          files: found.files,
-          total: found.total,
-          leftOut: found.leftOut,
-        };
-        if (found.stopped !== undefined) answer.stopped = found.stopped;
-        return answer;
-      }
+      case "diagnostics":
+        return this.#checkDiagnostics(id, query);
     }
+  }
+
+  #checkDiagnostics(id: number, query: Extract<Query, { kind: "diagnostics" }>): WorkerAnswer {
+    const found = this.#diagnostics.run({
+      path: query.path,
+      files: query.files,
+      timeoutMs: query.timeoutMs,
+      scope: (total, leftOut) => post({ t: "scope", id, total, leftOut }),
+      checked: (path, list) => post({ t: "checked", id, path, diagnostics: list }),
+      progress: (done, total, project) =>
+        this.#progress(done, `${done} of ${total} files checked (${project || "default project"})`),
+    }, this.#files.overlaid);
+    const answer: WorkerAnswer = {
+      kind: "diagnostics",
+      diagnostics: found.list,
+      config: found.config,
+      projects: found.projects,
+      files: found.files,
+      total: found.total,
+      leftOut: found.leftOut,
+    };
+    if (found.partial !== undefined) answer.stopped = found.partial;
+    if (found.kept === true) answer.kept = true;
+    return answer;
   }
 }
 
