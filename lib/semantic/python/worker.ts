@@ -161,7 +161,12 @@ class PythonWorld implements EngineWorld {
   ): Promise<WorkerAnswer> {
     switch (query.kind) {
       case "definition":
-        return { kind: "definition", definitions: await queries.definitions(query.at, signal) };
+        // The type at the position comes with it: go_to_definition asks one question, not two.
+        return {
+          kind: "definition",
+          definitions: await queries.definitions(query.at, signal),
+          type: await queries.typeAt(query.at, signal),
+        };
       case "references":
         return { kind: "references", references: await queries.references(query.at, signal) };
       case "rename":

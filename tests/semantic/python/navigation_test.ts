@@ -152,6 +152,14 @@ Deno.test({
           assert.ok(lines.includes("1 (lambda)"), lines.join("\n"));
         },
       );
+      await t.step("a definition answer carries the type at the position", async () => {
+        for (const s of CALLS) {
+          const definition = await engine.ask(ws, { kind: "definition", at: at(s) }, { signal });
+          const type = await ask("type", { kind: "type", at: at(s) });
+          assert.ok(type.info !== null, s.name);
+          assert.deepEqual(definition.kind === "definition" && definition.type, type.info, s.name);
+        }
+      });
       await t.step("implementations are refused in one sentence", async () => {
         await assert.rejects(
           engine.ask(ws, { kind: "implementations", at: at(CALLS[5]) }, { signal }),
