@@ -187,6 +187,8 @@ export type Answer =
     references: Reference[];
     /** The projects searched (config paths, root-relative; "" the default), when several. */
     projects?: string[];
+    /** Configuration problems of the projects searched, one sentence each. */
+    notes?: string[];
   }
   | {
     kind: "rename";
@@ -195,6 +197,8 @@ export type Answer =
     untouched?: Untouched;
     /** The projects searched, when several. */
     projects?: string[];
+    /** Configuration problems of the projects searched, one sentence each. */
+    notes?: string[];
   }
   | {
     kind: "diagnostics";

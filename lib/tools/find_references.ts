@@ -252,12 +252,12 @@ async function byTypes(
 
 /** The projects an answer merged (when several), named in a last line and in `projects`. */
 function projectsSearched(answer: Answer): { projects?: string[]; notes?: string[] } {
-  if (answer.kind !== "references" || answer.projects === undefined) return {};
+  if (answer.kind !== "references") return {};
+  const notes = [...answer.notes ?? []];
+  if (answer.projects === undefined) return notes.length > 0 ? { notes } : {};
   const named = answer.projects.map((p) => p || "default project");
-  return {
-    projects: answer.projects,
-    notes: [`Searched ${named.length} projects that hold the file: ${named.join(", ")}`],
-  };
+  notes.push(`Searched ${named.length} projects that hold the file: ${named.join(", ")}`);
+  return { projects: answer.projects, notes };
 }
 
 /** Fills the context lines of every entry from its file (one read per file). */

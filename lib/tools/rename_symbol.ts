@@ -201,6 +201,7 @@ async function answerOf(
     : [head, ...checked];
   const note = answer.kind === "rename" ? untouchedNote(answer.untouched) : null;
   if (note !== null) lines.push(note);
+  if (answer.kind === "rename") lines.push(...answer.notes ?? []);
   const projects = answer.kind === "rename" ? answer.projects : undefined;
   if (projects !== undefined) {
     lines.push(

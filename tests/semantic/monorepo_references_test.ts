@@ -1,9 +1,9 @@
 /**
  * A file in several projects through the real process: `packages/core/src/strings.ts` is listed by
  * core and reached through `paths` by app and tests. find_references from it equals the union of
- * the language service's references in each project (the oracle per project), and names the
- * projects searched; a rename from it covers the union of the files the language service's
- * rename changes in each project.
+ * the language service's references in each project (the oracle per project), names the projects
+ * searched and notes their configuration problems; a rename from it covers the union of the files
+ * the language service's rename changes in each project.
  */
 import assert from "node:assert/strict";
 import { makeMonorepo, PROJECTS } from "./monorepo_fixture.ts";
@@ -55,6 +55,15 @@ Deno.test("monorepo references: from a file several projects hold, the union of 
       "packages/app/tsconfig.json",
       "tests/tsconfig.json",
     ]);
+    // The configuration problems of the projects searched are noted on the answer.
+    assert.match(
+      got.text,
+      /\ntests\/tsconfig\.json has 1 configuration problem \(TS2688: Cannot find type definition/,
+    );
+    assert.match(
+      got.text,
+      /\npackages\/app\/tsconfig\.json has 1 configuration problem \(TS6053: /,
+    );
     assert.match(
       got.text,
       /Searched 3 projects that hold the file: packages\/core\/tsconfig\.json, /,

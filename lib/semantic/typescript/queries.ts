@@ -153,7 +153,32 @@ export class SemanticQueries {
   }
 
   /** The references of the symbol at a position, merged over every project that holds its file. */
-  references(at: FilePosition): { references: Reference[]; projects?: string[] } {
+  /**
+   * One sentence per project with configuration problems (a `types` package not installed, an
+   * `extends` that does not resolve): answers from it may miss what the config meant to bring.
+   */
+  #configNotes(projects: readonly Project[]): string[] {
+    const out: string[] = [];
+    for (const project of projects) {
+      if (project.key === "") continue;
+      const found = [...project.configProblems, ...project.service.getCompilerOptionsDiagnostics()];
+      if (found.length === 0) continue;
+      const first = this.#withoutRoot(
+        this.#ts.flattenDiagnosticMessageText(found[0].messageText, "\n").split("\n")[0],
+      ).replace(/'\/[^']*\/([^'/]*)'/g, "'<outside the root>/$1'");
+      out.push(
+        `${project.key} has ${found.length} configuration problem${
+          found.length === 1 ? "" : "s"
+        } (TS${found[0].code}: ${first}); answers from that project may be incomplete: ` +
+          `diagnostics lists them`,
+      );
+    }
+    return out;
+  }
+
+  references(
+    at: FilePosition,
+  ): { references: Reference[]; projects?: string[]; notes?: string[] } {
     const { project, path, offset } = this.#at(at);
     const holders = this.#holders(project, path);
     const declared = new Set<string>();
@@ -178,10 +203,12 @@ export class SemanticQueries {
       if (place === null) continue;
       out.push({ path: r.rel, ...place, definition: declared.has(key) });
     }
-    const answer: { references: Reference[]; projects?: string[] } = {
+    const answer: { references: Reference[]; projects?: string[]; notes?: string[] } = {
       references: out.sort(byPlace),
     };
     if (holders.length > 1) answer.projects = holders.map((h) => h.key);
+    const notes = this.#configNotes(holders);
+    if (notes.length > 0) answer.notes = notes;
     return answer;
   }
 
@@ -220,7 +247,7 @@ export class SemanticQueries {
   rename(
     at: FilePosition,
     newName: string,
-  ): { edits: SpanEdit[]; untouched?: Untouched; projects?: string[] } {
+  ): { edits: SpanEdit[]; untouched?: Untouched; projects?: string[]; notes?: string[] } {
     this.#checkName(newName);
     const { project, path, offset } = this.#at(at);
     const holders = this.#holders(project, path);
@@ -280,9 +307,14 @@ export class SemanticQueries {
         from = start + length;
       }
     }
-    const answer: { edits: SpanEdit[]; untouched?: Untouched; projects?: string[] } = {
-      edits: edits.sort(byPlace),
-    };
+    const answer: {
+      edits: SpanEdit[];
+      untouched?: Untouched;
+      projects?: string[];
+      notes?: string[];
+    } = { edits: edits.sort(byPlace) };
+    const notes = this.#configNotes(holders);
+    if (notes.length > 0) answer.notes = notes;
     const untouched = this.#untouched(project, { path, offset }, locations);
     if (untouched !== null) answer.untouched = untouched;
     if (holders.length > 1) answer.projects = holders.map((h) => h.key);
