@@ -91,6 +91,8 @@ export class PythonQueries {
   readonly #typeshed: string;
   readonly #maxBytes: number;
   #lines = new Map<string, Lines | null>();
+  /** Per question: root-relative files served as such (not only readable for types). */
+  #served = new Map<string, boolean>();
 
   constructor(server: PyrightServer, ws: Workspace, typeshed: string, maxBytes: number) {
     this.#server = server;
@@ -102,6 +104,7 @@ export class PythonQueries {
   /** A new question: files are read again. */
   newQuestion(): void {
     this.#lines.clear();
+    this.#served.clear();
   }
 
   /** The text of an absolute path inside the root or the typeshed folder, else null. */
@@ -124,6 +127,24 @@ export class PythonQueries {
     }
     this.#lines.set(abs, found);
     return found;
+  }
+
+  /**
+   * True when the server serves `rel` as such: its text may be shown and it may be written.
+   * Ignored files (a build copy, a .venv) are read for types only.
+   */
+  #isServed(rel: string): boolean {
+    let served = this.#served.get(rel);
+    if (served === undefined) {
+      try {
+        this.#ws.resolve(rel);
+        served = true;
+      } catch {
+        served = false;
+      }
+      this.#served.set(rel, served);
+    }
+    return served;
   }
 
   /** The LSP position of a question's position (refused with the sentence that says why). */
@@ -226,7 +247,7 @@ export class PythonQueries {
     for (const location of found) {
       const abs = uriPath(location.uri);
       const rel = abs === null ? null : relativeUnder(abs, this.#ws.root);
-      if (abs === null || rel === null) continue;
+      if (abs === null || rel === null || !this.#isServed(rel)) continue;
       const lines = this.#read(abs);
       if (lines === null) continue;
       const { line, character } = fromLsp(lines, location.range.start);
@@ -276,6 +297,12 @@ export class PythonQueries {
         throw new SemanticRefusal(
           `The symbol at ${at.path}:${at.line} is defined outside the workspace; it cannot be ` +
             `renamed`,
+        );
+      }
+      if (!this.#isServed(rel)) {
+        throw new SemanticRefusal(
+          `Cannot rename at ${at.path}:${at.line}: it would change "${rel}", which this session ` +
+            `may not write (ignored, secret or not served); nothing was changed`,
         );
       }
       const lines = this.#read(abs);

@@ -139,8 +139,14 @@ export function columnOf(p: Position): number {
   return hit.index! + 1;
 }
 
-/** Files shown to our server only: as absent for it as for an oracle that never had them. */
+/**
+ * Files shown to our server only: absent for it (the secret) or never listed in its answers (the
+ * ignored copy), as for an oracle that never had them.
+ */
 export const HIDDEN: Record<string, string> = {
+  // An ignored copy: pyright reads it for types, answers never list it.
+  ".ignore": "build/\n",
+  "build/copy.py": "import vendorpkg\n\nvendorpkg.vendor_fn(4)\n",
   "id_rsa_keys.py": `KEY = "${SECRET_TOKEN}"\n`,
   ".env": `SECRET=${SECRET_TOKEN}\n`,
 };
