@@ -177,6 +177,8 @@ interface DeclarationsAnswer {
   engine: string;
   definitions: Definition[];
   type?: TypeInfo | null;
+  /** The projects searched (implementations: every one that holds the file), when several. */
+  projects?: string[];
 }
 
 export type Answer =
@@ -232,6 +234,8 @@ export type Answer =
     calls: CallEntry[];
     /** Why the walk stopped before `depth` everywhere (a sentence), when it did. */
     partial?: string;
+    /** The projects searched (every one that holds the file asked about), when several. */
+    projects?: string[];
   }
   | { kind: "type"; engine: string; info: TypeInfo | null };
 

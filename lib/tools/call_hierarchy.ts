@@ -37,6 +37,12 @@ function callLine(entry: CallEntry, direction: CallsRequest["direction"]): strin
     `[${entry.kind} ${entry.name}; ${how} ${sites}${cycle}]`;
 }
 
+/** The projects a walk searched (when several), as find_references names them. */
+export function projectsLine(projects: readonly string[]): string {
+  const named = projects.map((p) => p || "default project");
+  return `Searched ${named.length} projects that hold the file: ${named.join(", ")}`;
+}
+
 export async function callHierarchy(
   ctx: ToolContext,
   asked: { engine: Engine; at: FilePosition },
@@ -48,6 +54,7 @@ export async function callHierarchy(
   const roots = answer.kind === "calls" ? answer.roots : [];
   const calls = answer.kind === "calls" ? answer.calls : [];
   const partial = answer.kind === "calls" ? answer.partial : undefined;
+  const projects = answer.kind === "calls" ? answer.projects : undefined;
   const where = at.name !== undefined ? `"${at.name}"` : `column ${at.column}`;
   if (roots.length === 0) {
     const text = `No function, method or class at ${where} on line ${at.line} of "${at.path}" ` +
@@ -87,6 +94,7 @@ export async function callHierarchy(
     );
   }
   if (partial !== undefined) lines.push(`[${partial}]`);
+  if (projects !== undefined) lines.push(projectsLine(projects));
   // With --write, the lines shown count as read for edit_file.
   await recordLinesAt(
     ctx,
@@ -111,5 +119,6 @@ export async function callHierarchy(
     structured.partial = true;
     structured.reason = partial;
   }
+  if (projects !== undefined) structured.projects = projects;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }

@@ -18,6 +18,7 @@ import {
 import { rankedByName } from "./ranked_definitions.ts";
 import type { Definition, Engine, FilePosition, TypeInfo } from "../semantic/engine.ts";
 import { typeAt, typeLines } from "./type_at.ts";
+import { projectsLine } from "./call_hierarchy.ts";
 import { recordLinesAt } from "./shown_lines.ts";
 
 const inputSchema = {
@@ -71,6 +72,7 @@ const outputSchema = {
     engine: { type: "string", description: "Engine id" },
     type: { type: "string", description: "Quick info" },
     documentation: { type: "string", description: "Doc, first paragraph" },
+    projects: { type: "array", description: "Configs" },
     note: { type: "string", description: "names: candidates, ranked by scope" },
   },
   required: ["definitions", "resolution"],
@@ -99,7 +101,7 @@ async function askTarget(
   ctx: ToolContext,
   engine: Engine,
   asked: { at: FilePosition; target: Target },
-): Promise<{ definitions: Definition[]; type: TypeInfo | null }> {
+): Promise<{ definitions: Definition[]; type: TypeInfo | null; projects?: string[] }> {
   const { at, target } = asked;
   const answer = await askEngine(
     ctx,
@@ -107,9 +109,12 @@ async function askTarget(
     target === "definition" ? { kind: "definition", at } : { kind: TARGETS[target].kind, at },
   );
   if (!("definitions" in answer)) return { definitions: [], type: null };
+  const projects = answer.projects;
   // An engine that gives the type with its answer saves a question.
   const type = answer.type !== undefined ? answer.type : await typeAt(ctx, engine, asked.at);
-  return { definitions: answer.definitions, type };
+  return projects === undefined
+    ? { definitions: answer.definitions, type }
+    : { definitions: answer.definitions, type, projects };
 }
 
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
@@ -119,8 +124,9 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
   let definitions: Definition[];
   let type: TypeInfo | null = null;
   let note: string | null = null;
+  let projects: string[] | undefined;
   if (engine !== null) {
-    ({ definitions, type } = await askTarget(ctx, engine, { at, target }));
+    ({ definitions, type, projects } = await askTarget(ctx, engine, { at, target }));
   } else if (target !== "definition") {
     throw new ToolError(
       `target "${target}" needs a type engine, and "${at.path}" is not a ` +
@@ -136,6 +142,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     ? [...(note === null ? [] : [note]), ...definitions.map(textLine)]
     : [`No ${TARGETS[target].none} found for ${where} of "${at.path}"`];
   lines.push(...typeLines(type));
+  if (projects !== undefined) lines.push(projectsLine(projects));
   const structured: Record<string, unknown> = engine !== null
     ? { definitions, resolution: "types", engine: engine.id }
     : { definitions, resolution: "names", ...(note === null ? {} : { note }) };
@@ -143,6 +150,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<Too
     structured.type = type.type;
     if (type.documentation !== "") structured.documentation = type.documentation;
   }
+  if (projects !== undefined) structured.projects = projects;
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
 }
 

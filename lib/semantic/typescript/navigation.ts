@@ -25,6 +25,8 @@ export interface CallWalk {
   roots: CallItem[];
   calls: CallEntry[];
   partial?: string;
+  /** The projects searched, when several hold the file asked about. */
+  projects?: string[];
 }
 
 /** One step of a walk: an item of TypeScript's, where it sits, and the calls found under it. */
@@ -46,11 +48,22 @@ export class NavigationQueries {
     this.#queries = queries;
   }
 
-  /** Implementations of the interface, abstract member or class at a position. */
-  implementations(at: FilePosition): Definition[] {
+  /**
+   * Implementations of the interface, abstract member or class at a position, merged over every
+   * project that holds its file (the owner's first).
+   */
+  implementations(at: FilePosition): { definitions: Definition[]; projects?: string[] } {
     const { project, path, offset } = this.#queries.located(at);
-    const found = project.service.getImplementationAtPosition(path, offset) ?? [];
-    return this.#definitions(found.map((i) => ({ span: i, kind: i.kind, name: this.#nameOf(i) })));
+    const holders = this.#queries.holdersOf(project, path);
+    const found = holders.flatMap((holder) =>
+      holder.service.getImplementationAtPosition(path, offset) ?? []
+    );
+    const definitions = this.#definitions(
+      found.map((i) => ({ span: i, kind: i.kind, name: this.#nameOf(i) })),
+    );
+    return holders.length > 1
+      ? { definitions, projects: holders.map((h) => h.key) }
+      : { definitions };
   }
 
   /**
@@ -93,6 +106,8 @@ export class NavigationQueries {
     const prepared = project.service.prepareCallHierarchy(path, offset);
     const roots = prepared === undefined ? [] : Array.isArray(prepared) ? prepared : [prepared];
     const walk: CallWalk = { roots: [], calls: [] };
+    const holders = this.#queries.holdersOf(project, path);
+    if (holders.length > 1) walk.projects = holders.map((h) => h.key);
     const seen = new Set<string>();
     for (const root of roots) {
       const shown = this.#item(root);
@@ -123,19 +138,7 @@ export class NavigationQueries {
     },
   ): void {
     const { direction, level, walk } = options;
-    const start = node.item.selectionSpan.start;
-    const steps = direction === "incoming"
-      ? project.service.provideCallHierarchyIncomingCalls(node.item.file, start).map((c) => ({
-        item: c.from,
-        spans: c.fromSpans,
-        // Incoming: the call sites are in the caller's file.
-        siteFile: c.from.file,
-      }))
-      : project.service.provideCallHierarchyOutgoingCalls(node.item.file, start).map((c) => ({
-        item: c.to,
-        spans: c.fromSpans,
-        siteFile: node.item.file,
-      }));
+    const steps = this.#steps(project, node.item, direction);
     for (const step of steps) {
       if (walk.calls.length >= MAX_CALLS) {
         walk.partial = `Stopped at ${MAX_CALLS} calls; ask with a smaller depth, or from a ` +
@@ -164,6 +167,42 @@ export class NavigationQueries {
         level: level + 1,
       });
     }
+  }
+
+  /**
+   * The calls into or out of an item, merged over every project whose program holds its file
+   * (the owner's first; a call found in several has its sites once).
+   */
+  #steps(
+    owner: Project,
+    item: ts.CallHierarchyItem,
+    direction: "incoming" | "outgoing",
+  ): Array<{ item: ts.CallHierarchyItem; spans: ts.TextSpan[]; siteFile: string }> {
+    const start = item.selectionSpan.start;
+    const byKey = new Map<
+      string,
+      { item: ts.CallHierarchyItem; spans: ts.TextSpan[]; siteFile: string }
+    >();
+    for (const holder of this.#queries.holdersOf(owner, item.file)) {
+      const found = direction === "incoming"
+        ? holder.service.provideCallHierarchyIncomingCalls(item.file, start).map((c) => ({
+          item: c.from,
+          spans: c.fromSpans,
+          // Incoming: the call sites are in the caller's file.
+          siteFile: c.from.file,
+        }))
+        : holder.service.provideCallHierarchyOutgoingCalls(item.file, start).map((c) => ({
+          item: c.to,
+          spans: c.fromSpans,
+          siteFile: item.file,
+        }));
+      for (const step of found) {
+        const had = byKey.get(keyOf(step.item));
+        if (had === undefined) byKey.set(keyOf(step.item), { ...step, spans: [...step.spans] });
+        else had.spans.push(...step.spans);
+      }
+    }
+    return [...byKey.values()];
   }
 
   /** True for an item whose own calls are listed: a served file's function, not its top level. */

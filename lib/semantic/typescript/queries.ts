@@ -373,6 +373,14 @@ export class SemanticQueries {
     }
   }
 
+  /**
+   * For the navigation questions: every project whose program holds `path` (absolute), the
+   * owner first when it does, as references and rename search them.
+   */
+  holdersOf(owner: Project, path: string): Project[] {
+    return this.#holders(owner, path).filter((p) => p.holds(path));
+  }
+
   /** For the navigation questions (navigation.ts): the project and offset of a position. */
   located(at: FilePosition): { project: Project; path: string; offset: number } {
     return this.#at(at);

@@ -140,7 +140,7 @@ class SemanticWorld {
       case "implementations":
         return {
           kind: "implementations",
-          definitions: nav.implementations(query.at),
+          ...nav.implementations(query.at),
           type: nav.type(query.at),
         };
       case "type_definitions":
