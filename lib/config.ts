@@ -31,6 +31,8 @@ export interface Config {
   noIndex: boolean;
   /** --index-max-mib: memory cap of the trigram index (default 256 MiB). */
   indexMaxMib: number;
+  /** --semantic-max-mib: memory budget of the type engines' programs (default 1536 MiB). */
+  semanticMaxMib: number;
   /** --cache-dir: where the index is stored between sessions (null: the platform's default). */
   cacheDir: string | null;
   /** --no-cache: the index stays in memory and nothing is written anywhere. */
@@ -71,6 +73,7 @@ export function defaultConfig(): Config {
     tools: null,
     noIndex: false,
     indexMaxMib: 256,
+    semanticMaxMib: 1536,
     cacheDir: null,
     noCache: false,
     daemon: DAEMON_BY_DEFAULT && Deno.build.os !== "windows",

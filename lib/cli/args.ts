@@ -136,6 +136,16 @@ export const FLAGS: readonly Flag[] = [
       "files beyond it are left out and always read",
   },
   {
+    name: "--semantic-max-mib",
+    kind: "number",
+    key: "semanticMaxMib",
+    min: 1,
+    arg: "N",
+    help:
+      `memory budget of the type engines' programs in MiB (default ${defaults.semanticMaxMib}); ` +
+      "past it the projects used longest ago are released",
+  },
+  {
     name: "--cache-dir",
     kind: "cache-dir",
     arg: "DIR",

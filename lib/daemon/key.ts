@@ -16,6 +16,7 @@ export const KEYED_FLAGS = [
   "git",
   "noIndex",
   "indexMaxMib",
+  "semanticMaxMib",
   "cacheDir",
   "noCache",
   "maxReadBytes",
@@ -77,6 +78,7 @@ export function daemonArgs(root: string, config: Config): string[] {
   const cacheDir = absoluteCacheDir(config);
   if (cacheDir !== null) args.push("--cache-dir", cacheDir);
   args.push("--index-max-mib", String(config.indexMaxMib));
+  args.push("--semantic-max-mib", String(config.semanticMaxMib));
   args.push("--max-read-bytes", String(config.maxReadBytes));
   args.push("--regex-timeout-ms", String(config.regexTimeoutMs));
   return args;

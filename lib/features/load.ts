@@ -88,6 +88,7 @@ export function loadShared(
     index,
     git: available.git ? available.gitTarget : null,
     maxReadBytes: config.maxReadBytes,
+    semanticMaxMib: config.semanticMaxMib,
   });
   let warmed = false;
   return {

@@ -12,6 +12,8 @@ export interface WorkerSettings {
   maxBytes: number;
   /** Diagnostics stop between files once they have run this long (a partial answer). */
   budgetMs: number;
+  /** The memory budget of the engine's programs in MiB: past it, the least recently used go. */
+  maxMib?: number;
 }
 
 type WithoutEngine<A> = A extends unknown ? Omit<A, "engine"> : never;

@@ -42,6 +42,8 @@ export interface EngineOptions {
   maxBytes?: number;
   /** The time bound of one question but diagnostics (default 20 s); see the module comment. */
   budgetMs?: number;
+  /** The memory budget of the engine's programs in MiB (--semantic-max-mib; default 1536). */
+  maxMib?: number;
 }
 
 /** What an engine folder gives to run in a worker. */
@@ -88,6 +90,7 @@ interface Asked {
 
 const DEFAULT_IDLE_MS = 5 * 60 * 1000;
 const DEFAULT_BUDGET_MS = 20_000;
+const DEFAULT_MAX_MIB = 1536;
 /** How long a worker may take to stop on its own (past the budget, or after a cancellation). */
 export const GRACE_MS = 1500;
 
@@ -100,6 +103,7 @@ export class WorkerEngine implements Engine {
   readonly #idleMs: number;
   readonly #maxBytes: number;
   readonly #budgetMs: number;
+  readonly #maxMib: number;
   #worker: Worker | null = null;
   #root: string | null = null;
   #cancel: Int32Array | null = null;
@@ -120,6 +124,7 @@ export class WorkerEngine implements Engine {
     this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.#maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
     this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
+    this.#maxMib = options.maxMib ?? DEFAULT_MAX_MIB;
   }
 
   handles(path: string): boolean {
@@ -296,7 +301,12 @@ export class WorkerEngine implements Engine {
     };
     this.#post(worker, {
       t: "open",
-      settings: { ws: ws.options, maxBytes: this.#maxBytes, budgetMs: this.#budgetMs },
+      settings: {
+        ws: ws.options,
+        maxBytes: this.#maxBytes,
+        budgetMs: this.#budgetMs,
+        maxMib: this.#maxMib,
+      },
       cancel: buffer,
     });
     this.#worker = worker;

@@ -50,6 +50,8 @@ export class Session {
       /** The time bound of one type-aware question (lib/semantic/worker_engine.ts; 20 s). */
       semanticBudgetMs?: number;
       maxReadBytes?: number;
+      /** The memory budget of the type engines' programs (--semantic-max-mib). */
+      semanticMaxMib?: number;
       /** The session whose services this one uses (and never stops): a daemon's sessions. */
       shared?: Session;
       /** The type engines' table (default: lib/semantic/router/engines.ts); tests name fewer. */
@@ -78,6 +80,7 @@ export class Session {
       idleMs: options.semanticIdleMs,
       budgetMs: options.semanticBudgetMs,
       maxBytes: options.maxReadBytes,
+      maxMib: options.semanticMaxMib,
     }, options.engines);
     this.symbols = new SymbolService({ queue: this.queue });
     this.#onWritten();

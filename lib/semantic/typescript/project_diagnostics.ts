@@ -30,6 +30,11 @@ export interface DiagnosticsRun {
   checked(path: string, list: Diagnostic[]): void;
   /** Told each step: files checked, of how many, in which project. */
   progress(done: number, total: number, project: string): void;
+  /**
+   * Told when a project's files are all checked (the memory budget may release it), with the
+   * projects still to check (never released meanwhile).
+   */
+  afterProject?(pending: ReadonlySet<Project>): void;
 }
 
 export interface DiagnosticsResult {
@@ -84,9 +89,11 @@ export class ProjectDiagnostics {
     }
     const plan = this.#plan(targets);
     run.scope(targets.length, leftOut);
-    const result = this.#check(plan, targets.length, leftOut, run);
+    const versions = new Map<string, string>();
+    const result = this.#check(plan, { total: targets.length, leftOut, versions }, run);
     if (!overlaid && result.partial === undefined) {
-      this.#kept = { key, result, versions: this.#versions(plan.map((p) => p.project)) };
+      for (const path of this.#projects.configFiles) versions.set(path, this.#files.version(path));
+      this.#kept = { key, result, versions };
     }
     return result;
   }
@@ -154,10 +161,10 @@ export class ProjectDiagnostics {
 
   #check(
     plan: ReadonlyArray<{ project: Project; files: string[] }>,
-    total: number,
-    leftOut: number,
+    scope: { total: number; leftOut: number; versions: Map<string, string> },
     run: DiagnosticsRun,
   ): DiagnosticsResult {
+    const { total, leftOut } = scope;
     const started = performance.now();
     const seen = new Set<string>();
     const list: Diagnostic[] = [];
@@ -177,7 +184,7 @@ export class ProjectDiagnostics {
     let done = 0;
     let partial: string | undefined;
     const projects: string[] = [];
-    outer: for (const step of plan) {
+    outer: for (const [k, step] of plan.entries()) {
       projects.push(step.project.key);
       for (const d of this.#configProblems(step.project)) add(config, d);
       for (const rel of step.files) {
@@ -201,6 +208,8 @@ export class ProjectDiagnostics {
         }
         run.progress(done, total, step.project.key);
       }
+      this.#versionsOf(step.project, scope.versions);
+      run.afterProject?.(new Set(plan.slice(k + 1).map((s) => s.project)));
     }
     list.sort(byDiagnostic);
     config.sort(byDiagnostic);
@@ -267,18 +276,13 @@ export class ProjectDiagnostics {
     };
   }
 
-  /** The version of every file the projects' programs read, and of their configs. */
-  #versions(projects: readonly Project[]): Map<string, string> {
-    const out = new Map<string, string>();
-    for (const project of projects) {
-      for (const file of project.service.getProgram()?.getSourceFiles() ?? []) {
-        if (!this.#files.isLib(file.fileName)) {
-          out.set(file.fileName, this.#files.version(file.fileName));
-        }
+  /** Adds the version of every file a project's program read (before it may be released). */
+  #versionsOf(project: Project, out: Map<string, string>): void {
+    for (const file of project.service.getProgram()?.getSourceFiles() ?? []) {
+      if (!this.#files.isLib(file.fileName)) {
+        out.set(file.fileName, this.#files.version(file.fileName));
       }
     }
-    for (const path of this.#projects.configFiles) out.set(path, this.#files.version(path));
-    return out;
   }
 
   #unchanged(versions: ReadonlyMap<string, string>): boolean {

@@ -198,6 +198,9 @@ export class ProjectSet {
   readonly #configs = new Map<string, Config | null>();
   readonly #nearest = new Map<string, string | null>();
   readonly #projects = new Map<string, Project>();
+  /** When each project was last asked for (a counter), for releasing the idle ones first. */
+  readonly #used = new Map<string, number>();
+  #clock = 0;
   readonly #told = new Set<string>();
   /** The config files read (absolute), whose change makes every project stale. */
   readonly configFiles = new Set<string>();
@@ -249,6 +252,45 @@ export class ProjectSet {
   #noteConfig(path: string): void {
     this.configFiles.add(path);
     if (!this.#configVersions.has(path)) this.#configVersions.set(path, this.#files.version(path));
+  }
+
+  /**
+   * Keeps the programs within a memory budget: when the heap holds `heapBytes`, over
+   * `budgetBytes`, the projects used longest ago are released (their programs dropped; a later
+   * question builds them again) until the share of program text they held covers the share of
+   * the heap that is over; the project used last, and those in `keep`, are kept. Returns the
+   * keys released.
+   */
+  release(
+    heapBytes: number,
+    budgetBytes: number,
+    keep: ReadonlySet<Project> = new Set(),
+  ): string[] {
+    if (heapBytes <= budgetBytes || this.#projects.size < 2) return [];
+    const weight = (project: Project) => {
+      let n = 0;
+      for (const file of project.service.getProgram()?.getSourceFiles() ?? []) {
+        n += file.text.length;
+      }
+      return n;
+    };
+    const byAge = [...this.#projects.values()].sort((a, b) =>
+      (this.#used.get(a.key) ?? 0) - (this.#used.get(b.key) ?? 0)
+    );
+    const weights = new Map(byAge.map((p) => [p, weight(p)]));
+    const total = [...weights.values()].reduce((a, b) => a + b, 0) || 1;
+    const needed = (heapBytes - budgetBytes) / heapBytes;
+    const released: string[] = [];
+    let freed = 0;
+    for (const project of byAge.slice(0, -1)) {
+      if (freed / total >= needed) break;
+      if (keep.has(project)) continue;
+      project.service.dispose();
+      this.#projects.delete(project.key);
+      freed += weights.get(project)!;
+      released.push(project.key);
+    }
+    return released;
   }
 
   /** Projects built so far. */
@@ -435,6 +477,7 @@ export class ProjectSet {
 
   #project(config: Config): Project {
     const key = this.#files.relOf(config.path) ?? config.path;
+    this.#used.set(key, ++this.#clock);
     let project = this.#projects.get(key);
     if (project === undefined) {
       const host = new ProjectHost(this.#ts, this.#files, config, this.#token);
@@ -446,6 +489,7 @@ export class ProjectSet {
   }
 
   #defaultProject(): Project {
+    this.#used.set("", ++this.#clock);
     let project = this.#projects.get("");
     if (project === undefined) {
       const fileNames = this.defaultFiles();

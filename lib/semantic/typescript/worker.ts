@@ -15,7 +15,7 @@ import { isTempName } from "../../workspace/temp_names.ts";
 import type { NavigationQuery, Query } from "../engine.ts";
 import type { WorkerAnswer, WorkerSettings } from "../protocol.ts";
 import { hostEngine, postToMain as post } from "../worker_host.ts";
-import { ProjectSet } from "./projects.ts";
+import { type Project, ProjectSet } from "./projects.ts";
 import { SemanticQueries } from "./queries.ts";
 import { MAX_CALL_DEPTH, NavigationQueries } from "./navigation.ts";
 import { TypeFiles } from "./type_files.ts";
@@ -35,6 +35,7 @@ class SemanticWorld {
   readonly #diagnostics: ProjectDiagnostics;
   readonly #flag: Int32Array;
   #current = 0;
+  readonly #budgetBytes: number;
   #stale = false;
   #watcher: Deno.FsWatcher | null = null;
   #progressAt = 0;
@@ -42,6 +43,7 @@ class SemanticWorld {
 
   constructor(tsModule: TS, settings: WorkerSettings, cancel: SharedArrayBuffer) {
     const ws = Workspace.openSync(settings.ws);
+    this.#budgetBytes = (settings.maxMib ?? 1536) * 1024 * 1024;
     const libDir = tsModule.getDefaultLibFilePath({}).replace(/\/[^/]*$/, "");
     this.#files = new TypeFiles(ws, libDir, settings.maxBytes);
     this.#flag = new Int32Array(cancel);
@@ -133,6 +135,38 @@ class SemanticWorld {
   }
 
   navigate(id: number, query: NavigationQuery): WorkerAnswer {
+    const answer = this.#navigate(id, query);
+    this.#keepWithinBudget();
+    return answer;
+  }
+
+  answer(id: number, query: Query): WorkerAnswer {
+    const answer = this.#answer(id, query);
+    this.#keepWithinBudget();
+    return answer;
+  }
+
+  /**
+   * After each question: past the memory budget (--semantic-max-mib), the projects used longest
+   * ago are released (ProjectSet.release), said on the log.
+   */
+  #keepWithinBudget(keep?: ReadonlySet<Project>): void {
+    const heap = Deno.memoryUsage().heapUsed;
+    const released = this.#projects.release(heap, this.#budgetBytes, keep);
+    if (released.length === 0) return;
+    const mib = (n: number) => Math.round(n / (1024 * 1024));
+    post({
+      t: "log",
+      level: "info",
+      message: `typescript: released ${released.length} idle project${
+        released.length === 1 ? "" : "s"
+      } (${released.map((k) => k || "default project").join(", ")}): the heap held ${
+        mib(heap)
+      } MiB of the ${mib(this.#budgetBytes)} MiB budget (--semantic-max-mib)`,
+    });
+  }
+
+  #navigate(id: number, query: NavigationQuery): WorkerAnswer {
     this.#begin(id);
     const nav = this.#navigation;
     switch (query.kind) {
@@ -159,7 +193,7 @@ class SemanticWorld {
     }
   }
 
-  answer(id: number, query: Query): WorkerAnswer {
+  #answer(id: number, query: Query): WorkerAnswer {
     this.#begin(id, "overlay" in query ? query.overlay : undefined);
     switch (query.kind) {
       case "definition":
@@ -184,6 +218,7 @@ class SemanticWorld {
       timeoutMs: query.timeoutMs,
       scope: (total, leftOut) => post({ t: "scope", id, total, leftOut }),
       checked: (path, list) => post({ t: "checked", id, path, diagnostics: list }),
+      afterProject: (pending) => this.#keepWithinBudget(pending),
       progress: (done, total, project) =>
         this.#progress(done, `${done} of ${total} files checked (${project || "default project"})`),
     }, this.#files.overlaid);
