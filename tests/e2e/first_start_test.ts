@@ -11,7 +11,10 @@ import { spawnEnv } from "./harness.ts";
 const ROOT = new URL("../../", import.meta.url);
 const LIST = '{"jsonrpc":"2.0","id":2,"method":"tools/list"}';
 
-/** The module files the server loads by URL at run time: main's features and every worker. */
+/**
+ * The module files the server loads by URL at run time: main's features and every worker (started
+ * directly, or named by an engine's `worker:` for lib/semantic/worker_engine.ts to start).
+ */
 function runtimeEntries(): string[] {
   const found = ["main.ts", "lib/features/load.ts"];
   const walk = (dir: string) => {
@@ -22,7 +25,7 @@ function runtimeEntries(): string[] {
         const text = Deno.readTextFileSync(new URL(rel, ROOT));
         for (
           const m of text.matchAll(
-            /(?:new Worker|startWorker)\(\s*new URL\("\.\/([\w/]+\.ts)", import\.meta\.url\)/g,
+            /(?:new Worker\(|startWorker\(|worker: )\s*new URL\("\.\/([\w/]+\.ts)", import\.meta\.url\)/g,
           )
         ) {
           found.push(`${rel.slice(0, rel.lastIndexOf("/"))}/${m[1]}`);
