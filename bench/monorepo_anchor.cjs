@@ -62,9 +62,11 @@ for (const config of task.projects) {
   });
   service.dispose();
 }
-console.log(JSON.stringify({
-  ms: performance.now() - t0,
-  entries: seen.size,
-  perProject,
-  maxRssKiB: process.resourceUsage().maxRSS,
-}));
+process.stdout.write(
+  JSON.stringify({
+    ms: performance.now() - t0,
+    entries: seen.size,
+    perProject,
+    maxRssKiB: process.resourceUsage().maxRSS,
+  }) + "\n",
+);
