@@ -7,7 +7,7 @@
  * per call on both sides (wall time on a loaded machine is mostly waiting for a core; CPU is not).
  *
  *   deno run --allow-read --allow-run --allow-env bench/git.ts \
- *     --repo /work/corpora/express --status-repo /work/corpora/linux-git [--rounds 15]
+ *     --repo ../corpora/express --status-repo ../corpora/linux-git [--rounds 15]
  *
  * --repo: a clone with long history (e.g. expressjs/express, 6,158 commits); --status-repo: a
  * kernel-sized work tree committed into git (only git_status runs there; optional).
@@ -16,7 +16,7 @@ import { loadAverage, Peer, readProc } from "./client.ts";
 import { median, oursCommand, serverLabel } from "./servers.ts";
 import { flagValue, numFlag } from "./flags.ts";
 
-const REPO = flagValue("--repo") ?? "/work/corpora/express";
+const REPO = flagValue("--repo") ?? "../corpora/express";
 const STATUS_REPO = flagValue("--status-repo") ?? null;
 const ROUNDS = numFlag("--rounds", 15);
 

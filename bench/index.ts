@@ -11,7 +11,7 @@
  *    mode queries (total matching lines checked against rg).
  * 3. The same queries on the --no-index server (today's full scan), and peak RSS (VmHWM) of both.
  *
- *   BENCH_CORPUS=/work/corpora/linux-source-6.1 deno run --allow-read --allow-run --allow-env \
+ *   BENCH_CORPUS=../corpora/linux-source-6.1 deno run --allow-read --allow-run --allow-env \
  *     bench/index.ts [--rounds 3] [--build-only]
  */
 import { cpuSeconds, loadAverage, parseLine, Peer, procStatusKiB } from "./client.ts";

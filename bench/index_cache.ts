@@ -16,7 +16,7 @@
  * 4. Re-index after N changed files (a copy of the kernel's fs/ tree): from spawn to the delta
  *    shard written, for N = 10, 100, 1000.
  *
- *   BENCH_CORPUS=/work/corpora/linux-source-6.1 deno run --allow-read --allow-write --allow-run \
+ *   BENCH_CORPUS=../corpora/linux-source-6.1 deno run --allow-read --allow-write --allow-run \
  *     --allow-env bench/index_cache.ts [--cache-dir DIR] [--rounds 3]
  *
  * --cache-dir: reuse a cache folder (step 1 is skipped when it holds the index already).

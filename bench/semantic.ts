@@ -15,7 +15,7 @@
  * - parity: definitions and references of every sampled position, as path:line:column sets.
  *
  *   deno run --allow-read --allow-write --allow-run --allow-env bench/semantic.ts \
- *     [--std /work/corpora/denoland+std] [--hono /work/corpora/honojs+hono] [--positions 24] \
+ *     [--std ../corpora/denoland+std] [--hono ../corpora/honojs+hono] [--positions 24] \
  *     [--settle-ms 2000]
  *
  * The first call is sent --settle-ms after the handshake (the server's own warm-up is not what
@@ -59,14 +59,14 @@ interface Corpus {
 const CORPORA: Corpus[] = [
   {
     label: "denoland/std",
-    root: flagValue("--std") ?? "/work/corpora/denoland+std",
+    root: flagValue("--std") ?? "../corpora/denoland+std",
     config: null,
     include: () => true,
     rename: { path: "assert/assertion_error.ts", name: "AssertionError" },
   },
   {
     label: "honojs/hono",
-    root: flagValue("--hono") ?? "/work/corpora/honojs+hono",
+    root: flagValue("--hono") ?? "../corpora/honojs+hono",
     config: "tsconfig.build.json",
     include: (rel) => rel.startsWith("src/") && !/\.test\.tsx?$/.test(rel) && rel.endsWith(".ts"),
     rename: { path: "src/types.ts", name: "MiddlewareHandler" },

@@ -14,7 +14,7 @@
  *
  *   BENCH_CORPUS=/path/to/linux-source-6.1 \
  *     deno run --allow-read --allow-run --allow-env --unstable-worker-options bench/symbols.ts [--rounds 3] [--warm 30] \
- *     [--names a,b] [--std /work/corpora/denoland+std] [--requests /work/corpora/psf+requests] \
+ *     [--names a,b] [--std ../corpora/denoland+std] [--requests ../corpora/psf+requests] \
  *     [--skip cold,index,ctags]
  */
 import { loadAverage, parseLine, Peer } from "./client.ts";

@@ -7,7 +7,7 @@
  * level. Used by bench/symbols.ts, by tests/symbols/ctags_test.ts on the fixtures, and standalone:
  *
  *   deno run --allow-read --allow-run --allow-env --unstable-worker-options bench/symbols_ctags.ts \
- *     --root /work/corpora/denoland+std --lang ts [--every 1] [--dirs a,b] [--misses 20]
+ *     --root ../corpora/denoland+std --lang ts [--every 1] [--dirs a,b] [--misses 20]
  *
  * `--lang` is c, ts or py (the files compared: .c/.h, .ts/.tsx, .py); `--every N` keeps every Nth
  * file of the sorted list; `--dirs` limits the walk to these folders of the root.
