@@ -48,6 +48,27 @@ async function main(): Promise<number> {
   // Before anything else: the allocator's setting holds for every later allocation, and the
   // native-code permission it needs is given up with it.
   const allocator = tuneAllocator();
+  const config = configOrExit();
+  if (typeof config === "number") return config;
+  setLogLevel(config.logLevel);
+  log.debug(allocator);
+  if (config.serveDaemon) {
+    const daemon = await import(DAEMON) as typeof import("./lib/daemon/daemon.ts");
+    return await daemon.serveDaemon(config, VERSION);
+  }
+  let choice: RootChoice;
+  try {
+    choice = chooseRoot(config);
+  } catch (error) {
+    log.error(error instanceof Error ? error.message : String(error));
+    return 2;
+  }
+  if (choice.notice !== undefined) log.warn(choice.notice);
+  return await new Session(config, choice).serve();
+}
+
+/** The parsed flags, or the exit code once --help, --version or a wrong flag has been answered. */
+function configOrExit(): Config | number {
   const parsed = parseArgs(Deno.args);
   if (parsed.kind === "help") {
     writeStdout(usage(VERSION));
@@ -63,110 +84,137 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  const config = parsed.config;
-  setLogLevel(config.logLevel);
-  log.debug(allocator);
-  if (config.serveDaemon) {
-    const daemon = await import(DAEMON) as typeof import("./lib/daemon/daemon.ts");
-    return await daemon.serveDaemon(config, VERSION);
-  }
+  return parsed.config;
+}
 
-  let choice: RootChoice;
-  try {
-    choice = chooseRoot(config);
-  } catch (error) {
-    log.error(error instanceof Error ? error.message : String(error));
-    return 2;
-  }
-  if (choice.notice !== undefined) log.warn(choice.notice);
-
-  // What this session offers decides what it may do: the rest is given up before any feature
-  // (or library) loads.
-  // --tools that leave out every git tool (or every tool that writes) need no git (or write).
+/**
+ * What this session offers decides what it may do: the rest is given up before any feature (or
+ * library) loads. --tools that leave out every git tool (or every tool that writes) need no git
+ * (or write).
+ */
+function availabilityOf(config: Config, choice: RootChoice): ToolAvailability {
   const chosen = config.tools;
   const wants = (names: readonly string[]) => chosen === null || names.some((n) => chosen.has(n));
   const git = detectGit(choice.root, { enabled: config.git && wants(TOOL_GROUPS.git) });
-  const available: ToolAvailability = {
+  return {
     write: config.write && choice.root !== null && wants([...TOOL_GROUPS.edit, "rename_symbol"]),
     git: git.ok,
     gitTarget: git.ok ? git.target : null,
     selected: chosen,
   };
-  // What the session will not use is given up once the initialize answer is out and before any
-  // feature module (or library) loads: only the protocol core runs before that. First the index
-  // cache: its folder is made and its writer (the only code that may write in a read-only
-  // session, and only there) started while the launch permissions still hold; a worker cannot
-  // gain a permission later. Done after the answer, so that the answer does not wait for it.
-  let cache: CacheWriterHandle | null = null;
+}
+
+/**
+ * One stdio session: the protocol core answers at once; the features (tools, resources, their
+ * libraries) load after the initialize answer is out, here or through the shared daemon.
+ */
+class Session {
+  readonly #config: Config;
+  readonly #choice: RootChoice;
+  readonly #available: ToolAvailability;
+  /** Through the shared daemon (lib/daemon/), when asked and a workspace is served. */
+  readonly #relayed: boolean;
+  #cache: CacheWriterHandle | null = null;
   /** With a stored index, the index worker starts before the features load (early_start.ts). */
-  let early: SearchIndex | null = null;
-  let givenUp = false;
-  const giveUp = (withCache = true) => {
-    if (givenUp) return;
-    givenUp = true;
+  #early: SearchIndex | null = null;
+  #givenUp = false;
+  #features: Promise<LoadedFeatures> | undefined;
+  #table: Promise<MethodTable> | undefined;
+  #relay: Relay | null = null;
+
+  constructor(config: Config, choice: RootChoice) {
+    this.#config = config;
+    this.#choice = choice;
+    this.#available = availabilityOf(config, choice);
+    this.#relayed = config.daemon && choice.root !== null && Deno.build.os !== "windows";
+  }
+
+  /** Serves stdin until it ends; the exit code. */
+  async serve(): Promise<number> {
+    const server = new Server(coreMethods({ name: NAME, version: VERSION }), {
+      later: { methods: catalogMethods(), load: () => this.#loadTable() },
+    });
+    const stop = () => {
+      // What was queued is flushed, but a client that stopped reading cannot hold the exit up.
+      const late = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS));
+      Promise.race([server.shutdown(), late]).finally(() => Deno.exit(0));
+    };
+    // Registered before the first read: a client may signal as soon as it has the handshake.
+    Deno.addSignalListener("SIGINT", stop);
+    Deno.addSignalListener("SIGTERM", stop);
+    // A relay whose host closed stdin lets the calls in the daemon finish for at most
+    // SHUTDOWN_FLUSH_MS, then cancels what is left.
+    const input = this.#relayed ? boundedAtEnd(Deno.stdin, () => server.shutdown()) : Deno.stdin;
+    await server.serve(input, Deno.stdout, {
+      maxMessageBytes: this.#config.maxMessageBytes,
+      onInitialized: () => {
+        if (this.#relayed) this.#loadTable();
+        else this.#load().then((loaded) => loaded.warm());
+      },
+    });
+    // A session that ended before any feature loaded gives up the rest all the same.
+    this.#giveUp(false);
+    (await this.#features)?.close();
+    await this.#relay?.close(SHUTDOWN_FLUSH_MS);
+    return 0;
+  }
+
+  /**
+   * What the session will not use is given up once the initialize answer is out and before any
+   * feature module (or library) loads: only the protocol core runs before that. First the index
+   * cache: its folder is made and its writer (the only code that may write in a read-only
+   * session, and only there) started while the launch permissions still hold; a worker cannot
+   * gain a permission later. Done after the answer, so that the answer does not wait for it.
+   */
+  #giveUp(withCache = true): void {
+    if (this.#givenUp) return;
+    this.#givenUp = true;
+    const revoke = { write: this.#available.write, run: this.#available.git };
     if (!withCache) {
-      revokeUnused({ write: available.write, run: available.git });
+      revokeUnused(revoke);
       return;
     }
-    const cacheChoice = chooseCacheDir(config, choice.root);
+    const root = this.#choice.root;
+    const cacheChoice = chooseCacheDir(this.#config, root);
     if (cacheChoice.dir !== null) {
       const started = startCacheWriter(cacheChoice.dir);
       if (typeof started === "string") log.warn(started);
-      else cache = started;
+      else this.#cache = started;
     } else if (cacheChoice.note !== "") log.warn(cacheChoice.note);
-    revokeUnused({ write: available.write, run: available.git });
-    if (cache !== null && choice.root !== null) early = startIndexEarly(choice.root, config, cache);
-  };
+    revokeUnused(revoke);
+    if (this.#cache !== null && root !== null) {
+      this.#early = startIndexEarly(root, this.#config, this.#cache);
+    }
+  }
 
-  // The features (tools, resources, their libraries) load after the initialize answer is out.
-  let features: Promise<LoadedFeatures> | undefined;
-  const load = () => {
-    giveUp();
-    return features ??= (import(FEATURES) as Promise<typeof import("./lib/features/load.ts")>)
-      .then((module) => module.loadFeatures(choice.root, config, available, cache, early));
-  };
-  // Through the shared daemon (lib/daemon/), when asked and a workspace is served: after the
-  // initialize answer, the relay connects (starting the daemon when none answers); when it
-  // cannot, the session runs here, as with --no-daemon, and one stderr line says why.
-  const relayed = config.daemon && choice.root !== null && Deno.build.os !== "windows";
-  let relay: Relay | null = null;
-  let table: Promise<MethodTable> | undefined;
-  const loadTable = () =>
-    table ??= relayed
-      ? throughDaemon(choice.root!, config, load).then((through) => {
-        relay = through.relay;
+  /** The features of this process, loaded once (after the permissions are given up). */
+  #load(): Promise<LoadedFeatures> {
+    this.#giveUp();
+    return this.#features ??= (import(FEATURES) as Promise<typeof import("./lib/features/load.ts")>)
+      .then((module) =>
+        module.loadFeatures(
+          this.#choice.root,
+          this.#config,
+          this.#available,
+          this.#cache,
+          this.#early,
+        )
+      );
+  }
+
+  /**
+   * The method table of the later methods: through the daemon when relayed (after the initialize
+   * answer the relay connects, starting the daemon when none answers; when it cannot, the session
+   * runs here, as with --no-daemon, and one stderr line says why), else this process's features.
+   */
+  #loadTable(): Promise<MethodTable> {
+    return this.#table ??= this.#relayed
+      ? throughDaemon(this.#choice.root!, this.#config, () => this.#load()).then((through) => {
+        this.#relay = through.relay;
         return through.table;
       })
-      : load().then((loaded) => loaded.table);
-  const server = new Server(coreMethods({ name: NAME, version: VERSION }), {
-    later: { methods: catalogMethods(), load: loadTable },
-  });
-
-  const stop = () => {
-    // What was queued is flushed, but a client that stopped reading cannot hold the exit up.
-    const late = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS));
-    Promise.race([server.shutdown(), late]).finally(() => Deno.exit(0));
-  };
-  // Registered before the first read: a client may signal as soon as it has the handshake.
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-
-  // A relay whose host closed stdin lets the calls in the daemon finish for at most
-  // SHUTDOWN_FLUSH_MS, then cancels what is left.
-  const input = relayed ? boundedAtEnd(Deno.stdin, () => server.shutdown()) : Deno.stdin;
-  const served = server.serve(input, Deno.stdout, {
-    maxMessageBytes: config.maxMessageBytes,
-    onInitialized: () => {
-      if (relayed) loadTable();
-      else load().then((loaded) => loaded.warm());
-    },
-  });
-  await served;
-  // A session that ended before any feature loaded gives up the rest all the same.
-  giveUp(false);
-  (await features)?.close();
-  await (relay as Relay | null)?.close(SHUTDOWN_FLUSH_MS);
-  return 0;
+      : this.#load().then((loaded) => loaded.table);
+  }
 }
 
 /** `input` whose end starts a timer that runs `stop` after SHUTDOWN_FLUSH_MS. */

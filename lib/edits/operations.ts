@@ -276,109 +276,137 @@ export async function editFile(
   return await edits.locks.run(first.abs, async () => {
     // Resolved again under the lock: an edit that ran meanwhile may have created the file.
     const target = resolveForWrite(ws, request.input, "edit");
-    if (target.info === null) {
-      if (request.oldString !== "") {
-        throw new EditRefusal(
-          `Cannot edit ${
-            q(target.rel)
-          }: no such file in the workspace; to create it, give an empty old_string or use write_file`,
-        );
-      }
-      const bytes = encodeText(request.newString);
-      if (bytes.length > limits.maxBytes) {
-        throw tooLarge("write", target.rel, bytes.length, limits, "the new file would be");
-      }
-      const diff = await unifiedDiff(target.rel, null, request.newString);
-      const sha256 = request.dryRun
-        ? await sha256Hex(bytes)
-        : await commit(ws, edits, target, bytes, null, "edit");
-      return {
-        path: target.rel,
-        replacements: 1,
-        diff,
-        sha256,
-        created: true,
-        written: !request.dryRun,
-      };
-    }
+    if (target.info === null) return await createByEdit(ws, edits, target, request, limits);
     const loaded = await load(ws, target, "edit", limits);
-    // A file this session was never shown is refused once the lines the edit changes are
-    // known (checkShown below), so the refusal names the lines to read.
-    const seen = edits.reads.get(target.abs) !== undefined;
-    if (seen) await checkCurrent(edits, target, loaded, SHOWN_WHY);
-    let plain: string;
-    let replacements: number;
-    if (request.oldString === "") {
-      if (!seen) await checkCurrent(edits, target, loaded, SHOWN_WHY);
-      if (loaded.plain !== "") {
-        throw new EditRefusal(
-          `Cannot edit ${
-            q(target.rel)
-          }: old_string is empty but the file is not; give the text to replace, or use write_file to replace the whole file`,
-        );
-      }
-      plain = plainInput(request.newString, loaded.form);
-      replacements = 1;
-    } else {
-      const old = plainInput(request.oldString, loaded.form);
-      const outcome = replaceText(
-        loaded.plain,
-        old,
-        plainInput(request.newString, loaded.form),
-        request.replaceAll,
-      );
-      if (outcome.kind === "missing") {
-        const why = explainMiss(loaded.plain, old, target.rel);
-        throw new EditRefusal(
-          why ??
-            `old_string was not found in ${target.rel} (it must match exactly, whitespace and indentation included); ${outcome.closest}`,
-        );
-      }
-      if (outcome.kind === "ambiguous") {
-        const more = outcome.count > outcome.lines.length ? ", ..." : "";
-        throw new EditRefusal(
-          `old_string occurs ${outcome.count} times in ${target.rel} (lines ${
-            outcome.lines.join(", ")
-          }${more}); add surrounding lines to make it unique, or set replace_all to change every one`,
-        );
-      }
-      checkShown(edits, target, spansOf(loaded.plain, outcome.offsets, old.length), SHOWN_WHY);
-      // The text is exactly the replacement: an old_string that ends the file decides how the
-      // new one ends (a final newline added or removed when new_string says so).
-      plain = outcome.text;
-      replacements = outcome.replacements;
-    }
-    const bytes = encodeText(fromPlain(plain, loaded.form));
-    if (bytes.length > limits.maxBytes) {
-      throw tooLarge("edit", target.rel, bytes.length, limits, "the result would be");
-    }
-    if (sameBytes(bytes, loaded.bytes)) {
-      throw new EditRefusal(
-        `Editing ${target.rel} would change nothing on disk: ${
-          loaded.form.crlf
-            ? "old_string and new_string differ only in line endings, and the file keeps its CRLF"
-            : "the result is byte for byte the file as it is"
-        }; nothing was written`,
-      );
-    }
-    // What the answer says is computed from the bytes written.
-    const diff = await unifiedDiff(
-      target.rel,
-      diffText(loaded.bytes, loaded.form),
-      diffText(bytes, loaded.form),
-    );
-    const sha256 = request.dryRun
-      ? await sha256Hex(bytes)
-      : await commit(ws, edits, target, bytes, loaded, "edit");
-    return {
-      path: target.rel,
-      replacements,
-      diff,
-      sha256,
-      created: false,
-      written: !request.dryRun,
-    };
+    const { plain, replacements } = await editedText(edits, target, loaded, request);
+    return await finishEdit(ws, edits, { target, loaded, plain, replacements }, request, limits);
   });
+}
+
+/** edit_file on a path with no file: an empty old_string creates it with new_string. */
+async function createByEdit(
+  ws: Workspace,
+  edits: EditSession,
+  target: WriteTarget,
+  request: EditRequest,
+  limits: EditLimits,
+): Promise<EditOutcome> {
+  if (request.oldString !== "") {
+    throw new EditRefusal(
+      `Cannot edit ${
+        q(target.rel)
+      }: no such file in the workspace; to create it, give an empty old_string or use write_file`,
+    );
+  }
+  const bytes = encodeText(request.newString);
+  if (bytes.length > limits.maxBytes) {
+    throw tooLarge("write", target.rel, bytes.length, limits, "the new file would be");
+  }
+  const diff = await unifiedDiff(target.rel, null, request.newString);
+  const sha256 = request.dryRun
+    ? await sha256Hex(bytes)
+    : await commit(ws, edits, target, bytes, null, "edit");
+  return {
+    path: target.rel,
+    replacements: 1,
+    diff,
+    sha256,
+    created: true,
+    written: !request.dryRun,
+  };
+}
+
+/**
+ * The file's text after the edit, in its plain form. A file this session was never shown is
+ * refused once the lines the edit changes are known (checkShown), so the refusal names the lines
+ * to read.
+ */
+async function editedText(
+  edits: EditSession,
+  target: WriteTarget,
+  loaded: Loaded,
+  request: EditRequest,
+): Promise<{ plain: string; replacements: number }> {
+  const seen = edits.reads.get(target.abs) !== undefined;
+  if (seen) await checkCurrent(edits, target, loaded, SHOWN_WHY);
+  if (request.oldString === "") {
+    if (!seen) await checkCurrent(edits, target, loaded, SHOWN_WHY);
+    if (loaded.plain !== "") {
+      throw new EditRefusal(
+        `Cannot edit ${
+          q(target.rel)
+        }: old_string is empty but the file is not; give the text to replace, or use write_file to replace the whole file`,
+      );
+    }
+    return { plain: plainInput(request.newString, loaded.form), replacements: 1 };
+  }
+  const old = plainInput(request.oldString, loaded.form);
+  const outcome = replaceText(
+    loaded.plain,
+    old,
+    plainInput(request.newString, loaded.form),
+    request.replaceAll,
+  );
+  if (outcome.kind === "missing") {
+    const why = explainMiss(loaded.plain, old, target.rel);
+    throw new EditRefusal(
+      why ??
+        `old_string was not found in ${target.rel} (it must match exactly, whitespace and indentation included); ${outcome.closest}`,
+    );
+  }
+  if (outcome.kind === "ambiguous") {
+    const more = outcome.count > outcome.lines.length ? ", ..." : "";
+    throw new EditRefusal(
+      `old_string occurs ${outcome.count} times in ${target.rel} (lines ${
+        outcome.lines.join(", ")
+      }${more}); add surrounding lines to make it unique, or set replace_all to change every one`,
+    );
+  }
+  checkShown(edits, target, spansOf(loaded.plain, outcome.offsets, old.length), SHOWN_WHY);
+  // The text is exactly the replacement: an old_string that ends the file decides how the new
+  // one ends (a final newline added or removed when new_string says so).
+  return { plain: outcome.text, replacements: outcome.replacements };
+}
+
+/** The edited text checked (size, a change at all), its diff, and the write unless a dry run. */
+async function finishEdit(
+  ws: Workspace,
+  edits: EditSession,
+  edited: { target: WriteTarget; loaded: Loaded; plain: string; replacements: number },
+  request: EditRequest,
+  limits: EditLimits,
+): Promise<EditOutcome> {
+  const { target, loaded } = edited;
+  const bytes = encodeText(fromPlain(edited.plain, loaded.form));
+  if (bytes.length > limits.maxBytes) {
+    throw tooLarge("edit", target.rel, bytes.length, limits, "the result would be");
+  }
+  if (sameBytes(bytes, loaded.bytes)) {
+    throw new EditRefusal(
+      `Editing ${target.rel} would change nothing on disk: ${
+        loaded.form.crlf
+          ? "old_string and new_string differ only in line endings, and the file keeps its CRLF"
+          : "the result is byte for byte the file as it is"
+      }; nothing was written`,
+    );
+  }
+  // What the answer says is computed from the bytes written.
+  const diff = await unifiedDiff(
+    target.rel,
+    diffText(loaded.bytes, loaded.form),
+    diffText(bytes, loaded.form),
+  );
+  const sha256 = request.dryRun
+    ? await sha256Hex(bytes)
+    : await commit(ws, edits, target, bytes, loaded, "edit");
+  return {
+    path: target.rel,
+    replacements: edited.replacements,
+    diff,
+    sha256,
+    created: false,
+    written: !request.dryRun,
+  };
 }
 
 /**
