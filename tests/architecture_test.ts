@@ -323,3 +323,37 @@ Deno.test("architecture: the pyright package is loaded only under lib/semantic/p
   assert.ok(importers.length > 0, "the engine loads it");
   assert.deepEqual(importers.filter((file) => !file.startsWith("lib/semantic/python/")), []);
 });
+
+/** Functions (declarations, methods, arrows, expressions) over `max` lines, as `file:line N lines`. */
+async function longFunctions(files: Array<{ name: string; text: string }>, max: number) {
+  const ts = (await import("typescript")).default;
+  const long: string[] = [];
+  for (const { name, text } of files) {
+    const source = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: import("typescript").Node) => {
+      if (ts.isFunctionLike(node) && "body" in node && node.body !== undefined) {
+        const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+        if (last - first + 1 > max) long.push(`${name}:${first + 1} ${last - first + 1} lines`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return long;
+}
+
+Deno.test("architecture: no function in lib/ or main.ts is over 100 lines", async () => {
+  const files = [...sourceFiles("lib"), "main.ts"].map((name) => ({
+    name,
+    text: Deno.readTextFileSync(`${ROOT}${name}`),
+  }));
+  assert.deepEqual(await longFunctions(files, 100), []);
+});
+
+Deno.test("architecture: the long-function finder sees a long method and an arrow inside it", async () => {
+  const body = Array.from({ length: 101 }, (_, i) => `    x += ${i};`).join("\n");
+  const text = `class A {\n  m() {\n    let x = 0;\n${body}\n    const f = () => x;\n  }\n}\n`;
+  assert.deepEqual(await longFunctions([{ name: "a.ts", text }], 100), ["a.ts:2 105 lines"]);
+  assert.deepEqual(await longFunctions([{ name: "a.ts", text }], 200), []);
+});
