@@ -12,8 +12,8 @@ const PYTHON: WorkerEngineSpec = {
   worker: new URL("./worker.ts", import.meta.url),
   // Reading only: pyright is shown an empty environment (pyright_server.ts).
   needs: {},
-  // pyright has no implementation request (it answers nothing): implementations are refused.
-  navigation: ["type_definitions", "type", "calls"],
+  // pyright has no implementation request: implementations.ts builds them from its references.
+  navigation: ["implementations", "type_definitions", "type", "calls"],
   words: {
     stopped: "pyright was still checking files (a very large or generated file can take long); " +
       "name a narrower path, or leave such files out with the pyright configuration's exclude",

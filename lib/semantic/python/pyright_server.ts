@@ -115,6 +115,7 @@ export class PyrightServer {
         },
         textDocument: {
           rename: { prepareSupport: false },
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
           diagnostic: { dynamicRegistration: false },
           publishDiagnostics: {},
         },

@@ -444,6 +444,20 @@ export class PythonQueries {
     return this.#definition(location);
   }
 
+  /**
+   * A file's text (root or typeshed) and the offset in it of one of pyright's positions (null
+   * when unreadable): implementations.ts reads the class statement around a reference.
+   */
+  offsetIn(uri: string, at: LspPosition): { text: string; offset: number } | null {
+    const abs = uriPath(uri);
+    const lines = abs === null ? null : this.#read(abs);
+    if (lines === null) return null;
+    const { line, character } = fromLsp(lines, at);
+    const start = lines.starts[line];
+    if (start === undefined) return null;
+    return { text: lines.text, offset: Math.min(start + character, lines.text.length) };
+  }
+
   /** 1-based places of LSP positions in a file, each once, in order ([] when unreadable). */
   sitesIn(uri: string, starts: readonly LspPosition[]): Array<{ line: number; column: number }> {
     const abs = uriPath(uri);

@@ -10,13 +10,14 @@
 import { Workspace } from "../../workspace/workspace.ts";
 import { isGitName, relativeUnder } from "../../workspace/names.ts";
 import { isTempName } from "../../workspace/temp_names.ts";
-import { type NavigationQuery, type Query, SemanticRefusal } from "../engine.ts";
+import type { NavigationQuery, Query } from "../engine.ts";
 import type { WorkerAnswer, WorkerSettings } from "../protocol.ts";
 import { type EngineWorld, hostEngine, postToMain } from "../worker_host.ts";
 import { LspError, REQUEST_CANCELLED } from "./lsp_client.ts";
 import { PyrightServer } from "./pyright_server.ts";
 import { PythonQueries } from "./queries.ts";
 import { PythonCallHierarchy } from "./call_hierarchy.ts";
+import { PythonImplementations } from "./implementations.ts";
 import { pythonFilesIn } from "./scope.ts";
 
 /** The deepest call hierarchy walked (engine.ts: 1-3). */
@@ -97,7 +98,10 @@ class PythonWorld implements EngineWorld {
     else this.#server?.changed(paths);
   }
 
-  /** The navigation questions pyright answers: the type at a position, its declaration, calls. */
+  /**
+   * The navigation questions pyright answers: the type at a position, its declaration, calls,
+   * and implementations built from its references (implementations.ts).
+   */
   async navigate(id: number, query: NavigationQuery): Promise<WorkerAnswer> {
     return await this.#withPyright(id, async ({ server, queries }, signal) => {
       if (query.kind === "type") {
@@ -109,16 +113,22 @@ class PythonWorld implements EngineWorld {
           definitions: await queries.typeDefinitions(query.at, signal),
         };
       }
-      if (query.kind === "calls") {
-        const depth = Math.min(Math.max(1, Math.trunc(query.depth)), MAX_CALL_DEPTH);
-        const walk = await new PythonCallHierarchy(server.client, queries).calls(
-          query.at,
-          { direction: query.direction, depth },
-          signal,
-        );
-        return { kind: "calls", direction: query.direction, ...walk };
+      if (query.kind === "implementations") {
+        return {
+          kind: "implementations",
+          definitions: await new PythonImplementations(server.client, queries).implementations(
+            query.at,
+            signal,
+          ),
+        };
       }
-      throw new SemanticRefusal(`pyright does not answer "${query.kind}" questions here`);
+      const depth = Math.min(Math.max(1, Math.trunc(query.depth)), MAX_CALL_DEPTH);
+      const walk = await new PythonCallHierarchy(server.client, queries).calls(
+        query.at,
+        { direction: query.direction, depth },
+        signal,
+      );
+      return { kind: "calls", direction: query.direction, ...walk };
     });
   }
 

@@ -2,15 +2,11 @@
  * Python's call hierarchy equals pyright standalone's (navigation_oracle.ts over pyright_oracle.ts)
  * both ways at depth 1 and 2, on the Python fixture plus a module of overrides, callbacks, and
  * direct and mutual recursion.
- * Implementations are refused in one sentence: pyright answers no textDocument/implementation.
+ * Implementations: implementations_test.ts.
  */
 import assert from "node:assert/strict";
 import { Workspace } from "../../../lib/workspace/workspace.ts";
-import {
-  type Answer,
-  type NavigationQuery,
-  SemanticRefusal,
-} from "../../../lib/semantic/engine.ts";
+import type { Answer, NavigationQuery } from "../../../lib/semantic/engine.ts";
 import { pythonEngine } from "../../../lib/semantic/python/engine.ts";
 import { writeTree } from "../../helpers/fixture.ts";
 import { makePythonProject } from "./fixture.ts";
@@ -159,14 +155,6 @@ Deno.test({
           assert.ok(type.info !== null, s.name);
           assert.deepEqual(definition.kind === "definition" && definition.type, type.info, s.name);
         }
-      });
-      await t.step("implementations are refused in one sentence", async () => {
-        await assert.rejects(
-          engine.ask(ws, { kind: "implementations", at: at(CALLS[5]) }, { signal }),
-          (e: Error) =>
-            e instanceof SemanticRefusal &&
-            e.message === "The Python engine does not answer implementations",
-        );
       });
     } finally {
       engine.stop();

@@ -1,13 +1,14 @@
 /**
  * Python's call hierarchy through the real server's tools: find_references with calls walks
- * pyright's; target "implementations" is refused in one sentence (pyright answers no
- * textDocument/implementation).
+ * pyright's; go_to_definition with target "implementations" lists a class's subclasses and a
+ * method's overrides in the definitions' lines (implementations_test.ts checks them against
+ * pyright standalone).
  */
 import assert from "node:assert/strict";
 import { makePythonProject } from "./fixture.ts";
 import { SemanticServer } from "../server.ts";
 
-Deno.test("python navigation tools: calls, and implementations refused", async () => {
+Deno.test("python navigation tools: calls, and implementations", async () => {
   const fixture = await makePythonProject();
   const server = await SemanticServer.start(fixture.root);
   try {
@@ -21,9 +22,28 @@ Deno.test("python navigation tools: calls, and implementations refused", async (
       calls.text,
       /\nsrc\/shop\/orders.py:7:5: def total\(count: int\) -> float: {2}\[function total; calls it at 8:13\]/,
     );
-    const impl = await server.call("go_to_definition", { ...shape, target: "implementations" });
-    assert.equal(impl.isError, true);
-    assert.equal(impl.text, "The Python engine does not answer implementations");
+    const models = "src/shop/models.py";
+    const cls = await server.ok("go_to_definition", {
+      path: models,
+      line: 10,
+      name: "Shape",
+      target: "implementations",
+    });
+    assert.equal(cls.structured.engine, "pyright");
+    assert.equal(
+      cls.text.split("\n")[0],
+      "src/shop/models.py:18:7: class Square(Shape):  [class Square, to line 23]",
+    );
+    const area = await server.ok("go_to_definition", {
+      path: models,
+      line: 11,
+      name: "area",
+      target: "implementations",
+    });
+    assert.equal(
+      area.text.split("\n")[0],
+      "src/shop/models.py:22:9:     def area(self) -> float:  [method area, to line 23]",
+    );
   } finally {
     await server.close();
     await fixture.dispose();
