@@ -9,10 +9,16 @@
  * - find_references calls "incoming" and "outgoing", depth 1 (ours: the round trip; the anchor:
  *   prepareCallHierarchy + callHierarchy/incomingCalls or outgoingCalls, walked as the engine
  *   walks, tests/semantic/python/navigation_oracle.ts);
- * - warm p50 of each, after a first call on each side; parity of the call places.
+ * - implementations: go_to_definition target "implementations" at classes that other classes of
+ *   src/requests name as bases and at their methods that such a subclass defines again (ours: the
+ *   round trip; the anchor: the class's references kept when they stand in a class statement's
+ *   bases and resolve to it, walked to the end, and for a method the members of that name the
+ *   subclasses define: tests/semantic/python/implementations_oracle.ts);
+ * - warm p50 of each, after a first call on each side; parity of the call places and of the
+ *   implementations.
  *
  *   deno run --allow-read --allow-write --allow-run --allow-env bench/python_navigation.ts \
- *     [--requests DIR] [--positions 16]
+ *     [--requests DIR] [--positions 16] [--hierarchy-positions 12]
  *
  * (default DIR: $CORPORA/requests, CORPORA defaulting to $BENCH_DIR/corpora).
  */
@@ -22,13 +28,20 @@ import { flagValue, numFlag } from "./flags.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
 import { findNode, PyrightOracle } from "../tests/semantic/python/pyright_oracle.ts";
 import { PythonNavigationOracle } from "../tests/semantic/python/navigation_oracle.ts";
+import {
+  oracleOverrides,
+  oracleSubclasses,
+} from "../tests/semantic/python/implementations_oracle.ts";
 
 const POSITIONS = numFlag("--positions", 16);
+const HIERARCHY_POSITIONS = numFlag("--hierarchy-positions", 12);
 const CORPORA_DIR = Deno.env.get("CORPORA") ??
   `${Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench"}/corpora`;
 const ROOT = flagValue("--requests") ?? `${CORPORA_DIR}/requests`;
 const TARGET_MS = 150;
 const DECLARATION = /^(\s*)(?:async )?(?:def|class) ([A-Za-z_]\w*)/;
+const CLASS_HEAD = /^(\s*)class ([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*:/;
+const METHOD_HEAD = /^(\s*)(?:async )?def ([A-Za-z_]\w*)/;
 
 interface Position {
   path: string;
@@ -54,20 +67,98 @@ function sample(): Position[] {
   return found.filter((_, i) => i % step === 0).slice(0, POSITIONS);
 }
 
+/** A class position and, for a method position, the method's name. */
+interface HierarchyPosition extends Position {
+  cls: Position;
+  method: string | null;
+}
+
+interface ClassHead extends Position {
+  bases: string[];
+  methods: Position[];
+}
+
+/** The one-line class statements of src/requests, with their base names and methods. */
+function classHeads(): ClassHead[] {
+  const ws = Workspace.openSync({ root: ROOT, noIgnore: false, allowSecrets: false });
+  const heads: ClassHead[] = [];
+  for (const entry of ws.walk("src/requests")) {
+    if (entry.isDir || !entry.rel.endsWith(".py")) continue;
+    const lines = new TextDecoder().decode(ws.readFileSync(entry.rel)).split("\n");
+    lines.forEach((line, i) => {
+      const m = CLASS_HEAD.exec(line);
+      if (m === null) return;
+      const indent = m[1].length;
+      const methods: Position[] = [];
+      for (let j = i + 1; j < lines.length; j++) {
+        const inner = /^(\s*)\S/.exec(lines[j]);
+        if (inner !== null && inner[1].length <= indent) break;
+        const def = METHOD_HEAD.exec(lines[j]);
+        if (def !== null && def[1].length === indent + 4) {
+          const column = lines[j].indexOf(def[2], def[1].length) + 1;
+          methods.push({ path: entry.rel, line: j + 1, column, name: def[2] });
+        }
+      }
+      const bases = [...(m[3] ?? "").matchAll(/[A-Za-z_]\w*/g)].map((b) => b[0]);
+      const column = line.indexOf(m[2], indent) + 1;
+      heads.push({ path: entry.rel, line: i + 1, column, name: m[2], bases, methods });
+    });
+  }
+  return heads;
+}
+
+/**
+ * Classes another class names as a base, and their methods a subclass so named defines again
+ * (found by name here; which of them pyright confirms is the answer being measured).
+ */
+function sampleHierarchy(): HierarchyPosition[] {
+  const heads = classHeads();
+  const classes: HierarchyPosition[] = [];
+  const methods: HierarchyPosition[] = [];
+  for (const head of heads) {
+    const subs = heads.filter((h) => h !== head && h.bases.includes(head.name));
+    if (subs.length === 0) continue;
+    const cls = { path: head.path, line: head.line, column: head.column, name: head.name };
+    classes.push({ ...cls, cls, method: null });
+    for (const method of head.methods) {
+      if (subs.some((s) => s.methods.some((m) => m.name === method.name))) {
+        methods.push({ ...method, cls, method: method.name });
+      }
+    }
+  }
+  const spread = <T>(list: T[], count: number) => {
+    const step = Math.max(1, Math.floor(list.length / count));
+    return list.filter((_, i) => i % step === 0).slice(0, count);
+  };
+  const half = Math.ceil(HIERARCHY_POSITIONS / 2);
+  return [...spread(classes, half), ...spread(methods, HIERARCHY_POSITIONS - half)];
+}
+
 function p50(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
-type Kind = "type" | "incoming" | "outgoing";
+type Kind = "type" | "incoming" | "outgoing" | "implementations";
 
-async function runAnchor(node: string, positions: Position[]) {
+const place = (p: Position) => `${p.path}:${p.line}:${p.column}`;
+
+async function runAnchor(node: string, positions: Position[], hierarchy: HierarchyPosition[]) {
   const oracle = await PyrightOracle.start(node, ROOT);
   const nav = new PythonNavigationOracle(oracle);
   const first = positions[0];
   await oracle.definitions(first.path, first.line, first.column);
-  const times: Record<Kind, number[]> = { type: [], incoming: [], outgoing: [] };
-  const places: Record<"incoming" | "outgoing", string[][]> = { incoming: [], outgoing: [] };
+  const times: Record<Kind, number[]> = {
+    type: [],
+    incoming: [],
+    outgoing: [],
+    implementations: [],
+  };
+  const places: Record<"incoming" | "outgoing" | "implementations", string[][]> = {
+    incoming: [],
+    outgoing: [],
+    implementations: [],
+  };
   for (const p of positions) {
     const t = performance.now();
     await oracle.definitions(p.path, p.line, p.column);
@@ -87,6 +178,14 @@ async function runAnchor(node: string, positions: Position[]) {
       );
     }
   }
+  for (const p of hierarchy) {
+    const t = performance.now();
+    const found = p.method === null
+      ? await oracleSubclasses(oracle, place(p.cls))
+      : await oracleOverrides(oracle, place(p.cls), p.method);
+    times.implementations.push(performance.now() - t);
+    places.implementations.push(found);
+  }
   await oracle.stop();
   return { times, places };
 }
@@ -100,7 +199,22 @@ function callPlaces(answer: Record<string, unknown>): string[] {
   });
 }
 
-async function runOurs(positions: Position[], anchor: Awaited<ReturnType<typeof runAnchor>>) {
+/** The places of go_to_definition's definitions, sorted. */
+function definitionPlaces(answer: Record<string, unknown>): string[] {
+  const result = answer.result as {
+    structuredContent?: {
+      definitions?: Array<{ path: string | null; line: number; column: number }>;
+    };
+  };
+  return (result.structuredContent?.definitions ?? []).map((d) => `${d.path}:${d.line}:${d.column}`)
+    .sort();
+}
+
+async function runOurs(
+  positions: Position[],
+  hierarchy: HierarchyPosition[],
+  anchor: Awaited<ReturnType<typeof runAnchor>>,
+) {
   const peer = new Peer("ours", oursCommand(ROOT, ["--no-git"]));
   await peer.handshake();
   const at = (p: Position) => ({ path: p.path, line: p.line, column: p.column });
@@ -112,7 +226,12 @@ async function runOurs(positions: Position[], anchor: Awaited<ReturnType<typeof 
     return { ms: performance.now() - t, answer };
   };
   await call("go_to_definition", at(positions[0]));
-  const times: Record<Kind, number[]> = { type: [], incoming: [], outgoing: [] };
+  const times: Record<Kind, number[]> = {
+    type: [],
+    incoming: [],
+    outgoing: [],
+    implementations: [],
+  };
   const misses: string[] = [];
   for (const p of positions) times.type.push((await call("go_to_definition", at(p))).ms);
   for (const direction of ["incoming", "outgoing"] as const) {
@@ -128,6 +247,18 @@ async function runOurs(positions: Position[], anchor: Awaited<ReturnType<typeof 
       }
     }
   }
+  for (const [i, p] of hierarchy.entries()) {
+    const got = await call("go_to_definition", { ...at(p), target: "implementations" });
+    times.implementations.push(got.ms);
+    const ours = definitionPlaces(got.answer);
+    const want = anchor.places.implementations[i];
+    if (JSON.stringify(ours) !== JSON.stringify(want)) {
+      misses.push(
+        `implementations of ${p.method === null ? "class" : "method"} ${p.name} ` +
+          `(${p.path}:${p.line}): ${ours.length} vs ${want.length}`,
+      );
+    }
+  }
   await peer.close();
   return { times, misses };
 }
@@ -135,12 +266,19 @@ async function runOurs(positions: Position[], anchor: Awaited<ReturnType<typeof 
 const node = findNode();
 if (node === null) throw new Error("node is not on PATH: the anchor runs pyright under Node");
 const positions = sample();
+const hierarchy = sampleHierarchy();
 console.log(`# Python deeper navigation benchmark: ${serverLabel()}`);
 console.log(
-  `psf/requests, ${positions.length} declarations of src/requests; load average before: ${loadAverage()}`,
+  `psf/requests, ${positions.length} declarations of src/requests, ${hierarchy.length} class ` +
+    `and method positions with subclasses; load average before: ${loadAverage()}`,
 );
-const anchor = await runAnchor(node, positions);
-const ours = await runOurs(positions, anchor);
+const anchor = await runAnchor(node, positions, hierarchy);
+const ours = await runOurs(positions, hierarchy, anchor);
+const listed = anchor.places.implementations.map((l) => l.length);
+console.log(
+  `implementations listed by the anchor per position: ${listed.join(", ")} ` +
+    `(${hierarchy.map((p) => p.method === null ? p.name : `${p.cls.name}.${p.name}`).join(", ")})`,
+);
 console.log(`\nload average after: ${loadAverage()}\n`);
 console.log("| measure | ours p50 | anchor p50 | ratio | target | |");
 console.log("|---|---|---|---|---|---|");
@@ -148,6 +286,7 @@ const rows: Array<[string, Kind]> = [
   ["type at a position (go_to_definition)", "type"],
   ["incoming calls, depth 1", "incoming"],
   ["outgoing calls, depth 1", "outgoing"],
+  ["implementations (go_to_definition)", "implementations"],
 ];
 for (const [label, kind] of rows) {
   const mine = p50(ours.times[kind]);

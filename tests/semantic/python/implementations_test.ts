@@ -13,6 +13,7 @@ import { Workspace } from "../../../lib/workspace/workspace.ts";
 import type { Answer, Definition } from "../../../lib/semantic/engine.ts";
 import { pythonEngine } from "../../../lib/semantic/python/engine.ts";
 import { classStatementOf, importAlias } from "../../../lib/semantic/python/implementations.ts";
+import { oracleSubclasses } from "./implementations_oracle.ts";
 import { writeTree } from "../../helpers/fixture.ts";
 import { makePythonProject } from "./fixture.ts";
 import { findNode, PyrightOracle } from "./pyright_oracle.ts";
@@ -99,60 +100,6 @@ function place(path: string, line: number, name: string): string {
   const hit = new RegExp(`(?<!\\w)${name}(?!\\w)`).exec(text);
   if (hit === null) throw new Error(`${name} is not on ${path}:${line}`);
   return `${path}:${line}:${hit.index + 1}`;
-}
-
-/** A file's text and the offset of a 1-based line and column in it. */
-function offsetIn(root: string, path: string, line: number, column: number) {
-  const text = Deno.readTextFileSync(`${root}/${path}`);
-  const starts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
-  return { text, starts, offset: starts[line - 1] + column - 1 };
-}
-
-/**
- * pyright standalone's subclasses of the class at `start` (path:line:column): its references
- * filtered as the engine filters them (in a class statement's bases, defined by the class; an
- * import alias asked in turn), walked to the end.
- */
-async function oracleSubclasses(oracle: PyrightOracle, start: string): Promise<string[]> {
-  const out: string[] = [];
-  const seen = new Set([start]);
-  const classes = [start];
-  while (classes.length > 0) {
-    const cls = classes.shift()!;
-    const names = [cls];
-    const asked = new Set(names);
-    while (names.length > 0) {
-      const [path, line, column] = names.shift()!.split(":");
-      const refs = await oracle.references(path, Number(line), Number(column));
-      for (const r of refs) {
-        if (r.path === null) continue;
-        const { text, starts, offset } = offsetIn(oracle.root, r.path, r.line, r.column);
-        const alias = importAlias(text, offset);
-        if (alias !== null) {
-          const name = `${r.path}:${r.line}:${r.column + alias}`;
-          if (!asked.has(name)) names.push(name);
-          asked.add(name);
-          continue;
-        }
-        const statement = classStatementOf(text, offset);
-        if (statement === null) continue;
-        const defs = await oracle.definitions(r.path, r.line, r.column);
-        if (!defs.some((d) => `${d.path}:${d.line}:${d.column}` === cls)) continue;
-        const heads = [
-          ...text.slice(0, offset).matchAll(new RegExp(`class\\s+${statement}\\b`, "g")),
-        ];
-        const last = heads[heads.length - 1];
-        const head = last.index! + last[0].indexOf(statement);
-        const headLine = starts.findLastIndex((s) => s <= head);
-        const found = `${r.path}:${headLine + 1}:${head - starts[headLine] + 1}`;
-        if (seen.has(found)) continue;
-        seen.add(found);
-        out.push(found);
-        classes.push(found);
-      }
-    }
-  }
-  return out.sort();
 }
 
 const node = findNode();

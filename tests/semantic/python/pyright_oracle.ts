@@ -104,7 +104,8 @@ export class PyrightOracle {
       rootUri: uri,
       capabilities: {
         workspace: { configuration: true, workspaceFolders: true },
-        textDocument: { rename: {} },
+        // Document symbols as a tree, as the server asks for them (implementations_oracle.ts).
+        textDocument: { rename: {}, documentSymbol: { hierarchicalDocumentSymbolSupport: true } },
       },
       workspaceFolders: [{ uri, name: "root" }],
     });
