@@ -59,6 +59,15 @@ export function daemonLaunch(
   const candidates = [exec, ...pathDirs().map((dir) => `${dir}/${name}`)];
   const command = candidates.find((path) => mayRun(path) && realOrNull(path) === real);
   if (command === undefined) {
+    const other = candidates.find((path) => mayRun(path) && realOrNull(path) !== null);
+    if (other !== undefined) {
+      // npm's wrapper script (bin.cjs) stands where Deno's installer did not put the binary.
+      return {
+        why: `the ${name} that the launch line allows (${other}) is another file than this ` +
+          `executable (${exec}): npm installed Deno without its install script, which puts the ` +
+          `binary itself on PATH (npm install -g --allow-scripts=deno deno), or pass --no-daemon`,
+      };
+    }
     return { why: `the launch line does not allow running ${name} (--allow-run=...,${name})` };
   }
   if (isCompiled(mainModule)) return { command, prefix: [] };

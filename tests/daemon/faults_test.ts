@@ -165,7 +165,7 @@ Deno.test("daemon: --no-daemon serves in one process and makes no socket", async
   const world = await DaemonWorld.create(FILES);
   try {
     const server = await ServerProcess.spawn(["--no-daemon", "--root", world.root], {
-      env: { XDG_RUNTIME_DIR: world.runtime },
+      env: world.env(),
     });
     await server.send(INIT);
     assert.equal((await server.read(1))[0], INIT_ANSWER);
@@ -189,7 +189,7 @@ Deno.test("daemon: without --daemon or --no-daemon a session on Linux and macOS 
     // Spawned by hand: the harness adds --no-daemon to every spawn that names neither flag.
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", ...(await serverFlags()), MAIN, "--root", world.root, "--no-cache"],
-      env: spawnEnv({ XDG_RUNTIME_DIR: world.runtime }),
+      env: spawnEnv(world.env()),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

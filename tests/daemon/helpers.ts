@@ -31,12 +31,29 @@ export class DaemonWorld {
     await Deno.mkdir(world.root);
     await Deno.mkdir(world.runtime, { mode: 0o700 });
     await Deno.chmod(world.runtime, 0o700);
+    await Deno.mkdir(`${top}/bin`);
+    await Deno.symlink(Deno.execPath(), `${top}/bin/deno`);
     for (const [name, text] of Object.entries(files)) {
       const path = `${world.root}/${name}`;
       await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
       await Deno.writeTextFile(path, text);
     }
     return world;
+  }
+
+  /**
+   * The environment of this world's relays: its socket folder, and a PATH whose first `deno` is
+   * this very executable. The launch line grants `--allow-run=deno` as PATH resolves it, and a
+   * relay starts its daemon only through a granted name that is itself (lib/daemon/launch.ts);
+   * run through npm's wrapper script (`npx deno`, a `deno` whose bin entry is bin.cjs), the test
+   * runner's executable is another file than PATH's `deno`.
+   */
+  env(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      XDG_RUNTIME_DIR: this.runtime,
+      PATH: `${this.top}/bin:${Deno.env.get("PATH") ?? ""}`,
+      ...extra,
+    };
   }
 
   /** The socket folder the daemons of this world use. */
@@ -47,7 +64,7 @@ export class DaemonWorld {
   /** A relay (not yet initialized) on this world's root. */
   async spawn(args: string[] = [], env: Record<string, string> = {}): Promise<ServerProcess> {
     const server = await ServerProcess.spawn(["--daemon", "--root", this.root, ...args], {
-      env: { XDG_RUNTIME_DIR: this.runtime, ...env },
+      env: this.env(env),
     });
     this.#sessions.push(server);
     return server;
