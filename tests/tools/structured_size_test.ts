@@ -165,7 +165,8 @@ const CALLS: Array<[Tool, Record<string, unknown>]> = [
 ];
 
 Deno.test({
-  name: "structuredContent: at most 1.5x the text block on ordinary calls of every tool",
+  name:
+    "structuredContent: at most 1.5x the text block on ordinary calls of every tool (needs git)",
   ignore: !hasGit(),
   async fn() {
     const repo = buildRepo();
@@ -200,7 +201,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "structuredContent: every line the text shows is in it",
+  name: "structuredContent: every line the text shows is in it (needs git)",
   ignore: !hasGit(),
   async fn() {
     const repo = buildRepo();

@@ -105,7 +105,7 @@ function place(path: string, line: number, name: string): string {
 const node = findNode();
 
 Deno.test({
-  name: "python implementations: subclasses and overrides as pyright resolves them",
+  name: "python implementations: subclasses and overrides as pyright resolves them (needs node)",
   ignore: node === null,
   async fn(t) {
     const fixture = await makePythonProject();

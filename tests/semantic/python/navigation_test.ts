@@ -83,7 +83,7 @@ function columnIn(text: string, spot: Spot): number {
 const node = findNode();
 
 Deno.test({
-  name: "python navigation: calls both ways equal pyright standalone",
+  name: "python navigation: calls both ways equal pyright standalone (needs node)",
   ignore: node === null,
   async fn(t) {
     const fixture = await makePythonProject();

@@ -27,7 +27,7 @@ const node = findNode();
 
 Deno.test({
   name:
-    "python parity: definitions, references, rename edits and diagnostics equal pyright standalone",
+    "python parity: definitions, references, rename edits and diagnostics equal pyright standalone (needs node)",
   ignore: node === null,
   async fn() {
     const fixture = await makePythonProject();

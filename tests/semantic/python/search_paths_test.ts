@@ -42,7 +42,7 @@ function engineAsk(root: string) {
 
 Deno.test({
   name:
-    "python search paths: a root .venv without configuration, and a src/ layout, as pyright with the config that names it",
+    "python search paths: a root .venv without configuration, and a src/ layout, as pyright with the config that names it (needs node)",
   ignore: node === null,
   async fn() {
     const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "py_paths_" }));
