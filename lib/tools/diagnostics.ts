@@ -32,7 +32,7 @@ const inputSchema = {
     offset: { type: "integer", minimum: 0, default: 0, description: "Diagnostics to skip" },
     timeout_s: {
       type: "number",
-      exclusiveMinimum: 0,
+      minimum: 0,
       description: "Stop after this many seconds (partial answer); default: no limit",
     },
   },
