@@ -14,6 +14,8 @@ const PYTHON: WorkerEngineSpec = {
   needs: {},
   // pyright has no implementation request: implementations.ts builds them from its references.
   navigation: ["implementations", "type_definitions", "type", "calls"],
+  // Overlay texts are opened in pyright for one question, then closed (queries.ts withOverlay).
+  overlays: true,
   words: {
     stopped: "pyright was still checking files (a very large or generated file can take long); " +
       "name a narrower path, or leave such files out with the pyright configuration's exclude",

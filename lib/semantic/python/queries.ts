@@ -12,6 +12,7 @@ import {
   type Definition,
   type Diagnostic,
   type FilePosition,
+  type Overlay,
   type Reference,
   SemanticRefusal,
   type SpanEdit,
@@ -21,6 +22,7 @@ import { lineStarts, lineText, locate } from "../positions.ts";
 import { LspError } from "./lsp_client.ts";
 import { fileUri, type PyrightServer, uriPath } from "./pyright_server.ts";
 import { isPythonIdentifier } from "./python_names.ts";
+import { isPythonPath } from "./scope.ts";
 
 interface LspPosition {
   line: number;
@@ -93,6 +95,10 @@ export class PythonQueries {
   #lines = new Map<string, Lines | null>();
   /** Per question: root-relative files served as such (not only readable for types). */
   #served = new Map<string, boolean>();
+  /** The overlay of the current question (absolute path -> text), open in pyright. */
+  #overlay = new Map<string, Lines>();
+  /** Document versions sent to pyright: every open of a text has a newer one. */
+  #version = 0;
 
   constructor(server: PyrightServer, ws: Workspace, typeshed: string, maxBytes: number) {
     this.#server = server;
@@ -107,8 +113,44 @@ export class PythonQueries {
     this.#served.clear();
   }
 
+  /**
+   * Runs `work` with `overlay` (root-relative path -> text) standing in for those files: each is
+   * opened in pyright with its text (didOpen, a new version), and closed afterwards whatever
+   * happens (didClose: pyright reads the disk again), so no later question sees it. Nothing is
+   * written. Paths that are not Python files of this workspace are left out.
+   */
+  async withOverlay<T>(overlay: Overlay | undefined, work: () => Promise<T>): Promise<T> {
+    const opened: string[] = [];
+    const client = this.#server.client;
+    try {
+      for (const [rel, text] of Object.entries(overlay ?? {})) {
+        if (typeof text !== "string" || !isPythonPath(rel)) continue;
+        const entry = this.#ws.lookupForTypes(rel);
+        if (entry === null || !entry.isFile) continue;
+        const abs = joinAbs(this.#ws.root, rel);
+        const plain = text.startsWith("\ufeff") ? text.slice(1) : text;
+        const lines = { text: plain, starts: lineStarts(plain), bom: plain !== text };
+        this.#overlay.set(abs, lines);
+        this.#lines.delete(abs);
+        this.#lines.delete(entry.abs);
+        const uri = fileUri(abs);
+        client.notify("textDocument/didOpen", {
+          textDocument: { uri, languageId: "python", version: ++this.#version, text: plain },
+        });
+        opened.push(uri);
+      }
+      return await work();
+    } finally {
+      for (const uri of opened) client.notify("textDocument/didClose", { textDocument: { uri } });
+      this.#overlay.clear();
+      this.#lines.clear();
+    }
+  }
+
   /** The text of an absolute path inside the root or the typeshed folder, else null. */
   #read(abs: string): Lines | null {
+    const over = this.#overlay.get(abs);
+    if (over !== undefined) return over;
     const known = this.#lines.get(abs);
     if (known !== undefined) return known;
     let found: Lines | null = null;
@@ -345,15 +387,16 @@ export class PythonQueries {
    * closed: checked under the configuration's rules, as pyright's CLI checks a file it is given.
    */
   async #fileDiagnostics(rel: string, signal: AbortSignal): Promise<Diagnostic[]> {
-    const open = true;
     const abs = joinAbs(this.#ws.root, rel);
+    // An overlay file is open already, with its overlay text.
+    const open = !this.#overlay.has(abs);
     const uri = fileUri(abs);
     const lines = this.#read(this.#ws.lookupForTypes(rel)?.abs ?? abs);
     if (lines === null) return [];
     const client = this.#server.client;
     if (open) {
       client.notify("textDocument/didOpen", {
-        textDocument: { uri, languageId: "python", version: 1, text: lines.text },
+        textDocument: { uri, languageId: "python", version: ++this.#version, text: lines.text },
       });
     }
     try {

@@ -19,6 +19,7 @@ import { PythonQueries } from "./queries.ts";
 import { PythonCallHierarchy } from "./call_hierarchy.ts";
 import { PythonImplementations } from "./implementations.ts";
 import { pythonFilesIn } from "./scope.ts";
+import { withImporters } from "./importers.ts";
 
 /** The deepest call hierarchy walked (engine.ts: 1-3). */
 const MAX_CALL_DEPTH = 3;
@@ -152,13 +153,21 @@ class PythonWorld implements EngineWorld {
   }
 
   async answer(id: number, query: Query): Promise<WorkerAnswer> {
-    const files = query.kind === "diagnostics" ? pythonFilesIn(this.#ws, query.path) : null;
+    const files = query.kind !== "diagnostics"
+      ? null
+      : query.files !== undefined
+      ? withImporters(this.#ws, query.files)
+      : pythonFilesIn(this.#ws, query.path);
     if (files !== null && files.length === 0) {
       return { kind: "diagnostics", diagnostics: [], files: 0, total: 0, leftOut: 0 };
     }
     return await this.#withPyright(
       id,
-      ({ queries }, signal) => this.#ask(id, query, queries, files ?? [], signal),
+      ({ queries }, signal) =>
+        queries.withOverlay(
+          query.kind === "references" || query.kind === "diagnostics" ? query.overlay : undefined,
+          () => this.#ask(id, query, queries, files ?? [], signal),
+        ),
     );
   }
 
