@@ -82,7 +82,8 @@ const CATEGORY: Record<number, Diagnostic["category"]> = {
 };
 
 export interface DiagnosticsHooks {
-  budgetMs: number;
+  /** The caller's time limit (diagnostics' timeout_s), if any: none by default. */
+  timeoutMs?: number;
   checked(path: string, list: Diagnostic[]): void;
 }
 
@@ -354,10 +355,10 @@ export class PythonQueries {
     return spans.sort(byPlace);
   }
 
-  /** The diagnostics of the Python files under `path` (a file, a folder, "" for the root). */
   /**
-   * The diagnostics of `files` (scope.ts), in order; the check stops between files once
-   * `budgetMs` has passed (a partial answer that says so).
+   * The diagnostics of `files` (scope.ts), in order: every file, however long it takes (with
+   * progress), unless the caller set a time limit; then the check stops between files once it
+   * has passed (a partial answer that says so).
    */
   async diagnostics(
     files: readonly string[],
@@ -368,9 +369,10 @@ export class PythonQueries {
     const list: Diagnostic[] = [];
     let done = 0;
     for (const rel of files) {
-      if (performance.now() - started > hooks.budgetMs) {
-        const stopped = `Stopped after ${Math.round(hooks.budgetMs / 1000)} s with ${done} of ` +
-          `${files.length} files checked; name a narrower path (a folder or one file) for the rest`;
+      if (hooks.timeoutMs !== undefined && performance.now() - started > hooks.timeoutMs) {
+        const stopped = `Stopped at the time limit (${Math.round(hooks.timeoutMs / 1000)} s) ` +
+          `with ${done} of ${files.length} files checked; call again without timeout_s for the ` +
+          `complete answer`;
         return { list, files: done, total: files.length, stopped };
       }
       const found = await this.#fileDiagnostics(rel, signal);

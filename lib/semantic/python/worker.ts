@@ -193,7 +193,7 @@ class PythonWorld implements EngineWorld {
       case "diagnostics": {
         postToMain({ t: "scope", id, total: files.length, leftOut: 0 });
         const found = await queries.diagnostics(files, {
-          budgetMs: this.#settings.budgetMs,
+          timeoutMs: query.timeoutMs,
           checked: (path, diagnostics) => postToMain({ t: "checked", id, path, diagnostics }),
         }, signal);
         const answer: WorkerAnswer = {

@@ -167,6 +167,21 @@ Deno.test("python tools: definitions, references, rename (dry run and --write) a
       broken.text,
     );
 
+    // The whole package: every Python file checked, no time bound unless the caller sets one;
+    // a limit of 0 s stops before the first file, says so, and offers no next page.
+    const whole = await call("diagnostics", { path: "src/shop", head_limit: 0 });
+    assert.equal(whole.structured.partial, undefined, whole.text);
+    assert.ok(
+      (whole.structured.diagnostics as Array<Record<string, unknown>>).some((d) =>
+        d.path === "src/shop/broken.py" && d.code === "syntax"
+      ),
+      whole.text,
+    );
+    const cut = await call("diagnostics", { path: "src/shop", head_limit: 1, timeout_s: 0 });
+    assert.equal(cut.structured.partial, true, cut.text);
+    assert.match(String(cut.structured.reason), /time limit/);
+    assert.equal(cut.structured.next_offset, undefined);
+
     const all = texts.join("\n");
     assert.ok(!all.includes(OUTSIDE_TOKEN) && !all.includes(SECRET_TOKEN));
     for (const marker of fixture.markers) {
