@@ -1,0 +1,165 @@
+// deno-lint-ignore-file no-console
+/**
+ * The first answer for a position in a monorepo (docs/BENCHMARKS.md "Semantic: whole-root
+ * diagnostics of a monorepo"): for each sampled position and each of go_to_definition and
+ * find_references, a fresh server asked that question as its first semantic call, against the
+ * same TypeScript (6.0.3) standalone under Node building only the owning project
+ * (bench/monorepo_first_anchor.cjs), in the same run, alternating:
+ * - time: ours from the tools/call (sent right after the handshake) to its answer (worker start,
+ *   TypeScript load, the owning project's program); the anchor from its spawn to its exit;
+ * - peak RSS: VmHWM of our process, Node's maxRSS;
+ * - size: definitions or references of each (the anchor's from the owning project only; ours
+ *   may merge the other projects that include the file).
+ *
+ *   deno run --allow-read --allow-write --allow-run --allow-env bench/monorepo_first.ts \
+ *     --corpus vue --root /path/to/vuejs+core
+ *   deno run --allow-read --allow-write --allow-run --allow-env bench/monorepo_first.ts \
+ *     --corpus hono --root /path/to/honojs+hono
+ *
+ * The anchor's typescript@6.0.3 is installed with npm into $BENCH_DIR/ts-anchor (default
+ * /var/tmp/shipcode-bench) on the first run (bench/monorepo_diagnostics.ts does the same).
+ */
+import { loadAverage, Peer } from "./client.ts";
+import { oursCommand, serverLabel } from "./servers.ts";
+import { flagValue } from "./flags.ts";
+
+const ROOT = flagValue("--root");
+const CORPUS = flagValue("--corpus") ?? "vue";
+const BENCH_DIR = Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench";
+const ANCHOR_DIR = `${BENCH_DIR}/ts-anchor`;
+const ANCHOR_SCRIPT = new URL("./monorepo_first_anchor.cjs", import.meta.url).pathname;
+const TOOLS = ["go_to_definition", "find_references"] as const;
+
+/** The owning project's tsconfig and the declarations asked about, by file and name. */
+const SAMPLES: Record<string, { config: string; names: Array<[string, string]> }> = {
+  vue: {
+    config: "tsconfig.json",
+    names: [
+      ["packages/reactivity/src/ref.ts", "isRef"],
+      ["packages/shared/src/general.ts", "NOOP"],
+      ["packages/runtime-core/src/component.ts", "Data"],
+      ["packages/compiler-core/src/ast.ts", "NodeTypes"],
+    ],
+  },
+  hono: {
+    config: "tsconfig.build.json",
+    names: [
+      ["src/context.ts", "ExecutionContext"],
+      ["src/compose.ts", "compose"],
+      ["src/utils/url.ts", "splitPath"],
+      ["src/hono-base.ts", "HonoOptions"],
+    ],
+  },
+};
+
+interface Position {
+  path: string;
+  line: number;
+  column: number;
+  name: string;
+}
+
+function positionOf(root: string, path: string, name: string): Position {
+  const lines = Deno.readTextFileSync(`${root}/${path}`).split("\n");
+  const declaration = new RegExp(
+    `^export (?:declare )?(?:function|const|class|interface|type|enum) ${name}\\b`,
+  );
+  const index = lines.findIndex((l) => declaration.test(l));
+  if (index < 0) throw new Error(`no declaration of ${name} in ${path}`);
+  return { path, name, line: index + 1, column: lines[index].indexOf(` ${name}`) + 2 };
+}
+
+function ensureAnchor(): string {
+  const module = `${ANCHOR_DIR}/node_modules/typescript`;
+  try {
+    Deno.statSync(`${module}/package.json`);
+  } catch {
+    Deno.mkdirSync(ANCHOR_DIR, { recursive: true });
+    const out = new Deno.Command("npm", {
+      args: ["install", "--prefix", ANCHOR_DIR, "--no-audit", "--no-fund", "typescript@6.0.3"],
+      stdout: "null",
+      stderr: "inherit",
+    }).outputSync();
+    if (!out.success) throw new Error("npm install typescript@6.0.3 failed");
+  }
+  return module;
+}
+
+function sizeOf(answer: Record<string, unknown>, tool: string): string {
+  const result = answer.result as {
+    isError?: boolean;
+    structuredContent?: Record<string, unknown>;
+  };
+  if (result?.isError) throw new Error(`${tool} answered an error: ${JSON.stringify(result)}`);
+  const s = result?.structuredContent ?? {};
+  if (tool === "go_to_definition") return String((s.definitions as unknown[] | undefined)?.length);
+  const projects = Array.isArray(s.projects) ? ` in ${s.projects.length} projects` : "";
+  return `${s.total ?? (s.lines as unknown[] | undefined)?.length}${projects}`;
+}
+
+async function ours(root: string, tool: string, p: Position) {
+  const peer = new Peer("ours", oursCommand(root, ["--no-git"]));
+  await peer.handshake();
+  const t0 = performance.now();
+  const answer = await peer.request("tools/call", {
+    name: tool,
+    arguments: {
+      path: p.path,
+      line: p.line,
+      column: p.column,
+      ...(tool === "find_references" ? { head_limit: 0 } : {}),
+    },
+  }, { timeoutMs: 600_000 });
+  const ms = performance.now() - t0;
+  const rssKiB = peer.peakRssKiB();
+  await peer.close();
+  return { ms, rssKiB, size: sizeOf(answer, tool) };
+}
+
+function anchor(module: string, root: string, config: string, tool: string, p: Position) {
+  const task = `${ANCHOR_DIR}/monorepo_first_task.json`;
+  Deno.writeTextFileSync(task, JSON.stringify({ typescript: module, root, config, tool, ...p }));
+  const t0 = performance.now();
+  const out = new Deno.Command("node", { args: [ANCHOR_SCRIPT, task], stdout: "piped" })
+    .outputSync();
+  const wall = performance.now() - t0;
+  if (!out.success) throw new Error(`the anchor failed on ${p.path}:${p.line}`);
+  return { ...JSON.parse(new TextDecoder().decode(out.stdout)), wall };
+}
+
+if (ROOT === undefined) throw new Error("give --root with the monorepo");
+const sample = SAMPLES[CORPUS];
+if (sample === undefined) throw new Error(`--corpus is one of ${Object.keys(SAMPLES).join(", ")}`);
+const module = ensureAnchor();
+console.log(`server: ${serverLabel()}; corpus ${CORPUS}; load ${loadAverage()}`);
+const mib = (kib: number) => (kib / 1024).toFixed(0);
+const ratios: number[] = [];
+let rssMet = 0;
+let runs = 0;
+for (const [path, name] of sample.names) {
+  const p = positionOf(ROOT, path, name);
+  for (const tool of TOOLS) {
+    const a = anchor(module, ROOT, sample.config, tool, p);
+    const o = await ours(ROOT, tool, p);
+    const ratio = o.ms / a.wall;
+    ratios.push(ratio);
+    const rssOk = o.rssKiB <= 1.3 * a.maxRssKiB + 150 * 1024;
+    if (rssOk) rssMet++;
+    runs++;
+    console.log(
+      `${tool} ${name} (${path}:${p.line}:${p.column}): ours ${(o.ms / 1000).toFixed(2)} s ` +
+        `[${o.size}], RSS ${mib(o.rssKiB)} MiB; anchor ${(a.wall / 1000).toFixed(2)} s ` +
+        `(answer at ${(a.ms / 1000).toFixed(2)} s, ${a.files} files) [${a.count}], RSS ` +
+        `${mib(a.maxRssKiB)} MiB; ratio ${ratio.toFixed(2)}x; RSS target ${
+          rssOk ? "met" : "missed"
+        }; load ${loadAverage()}`,
+    );
+  }
+}
+const sorted = [...ratios].sort((x, y) => x - y);
+console.log(
+  `time ratio median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}x, worst ${
+    sorted[sorted.length - 1].toFixed(2)
+  }x (target <= 1.5x: ${sorted.filter((r) => r <= 1.5).length} of ${runs} met); ` +
+    `RSS target met ${rssMet} of ${runs}`,
+);
