@@ -10,18 +10,11 @@
 import type { CallEntry, CallItem, FilePosition } from "../engine.ts";
 import type { PythonQueries } from "./queries.ts";
 import type { LspClient } from "./lsp_client.ts";
+import type { LspRange } from "./lsp_types.ts";
 
 /** A walk stops once it holds this many calls (as the TypeScript engine's). */
 const MAX_CALLS = 2000;
 
-interface LspPosition {
-  line: number;
-  character: number;
-}
-interface LspRange {
-  start: LspPosition;
-  end: LspPosition;
-}
 interface LspCallItem {
   name: string;
   kind: number;

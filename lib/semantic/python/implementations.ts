@@ -11,32 +11,10 @@ import { comparePaths } from "../../workspace/names.ts";
 import type { Definition, FilePosition } from "../engine.ts";
 import type { LspClient } from "./lsp_client.ts";
 import type { PythonQueries } from "./queries.ts";
+import type { DocumentSymbol, LspLocation, LspLocationLink, LspPosition } from "./lsp_types.ts";
 
 /** A walk stops once it has found this many subclasses. */
 const MAX_CLASSES = 2000;
-
-interface LspPosition {
-  line: number;
-  character: number;
-}
-interface LspRange {
-  start: LspPosition;
-  end: LspPosition;
-}
-interface LspLocation {
-  uri: string;
-  range: LspRange;
-}
-interface LspLocationLink {
-  targetUri: string;
-  targetSelectionRange: LspRange;
-}
-interface DocumentSymbol {
-  name: string;
-  kind: number;
-  selectionRange: LspRange;
-  children?: DocumentSymbol[];
-}
 
 /** LSP's SymbolKind numbers of a class and of the members that may override a method. */
 const CLASS = 5;

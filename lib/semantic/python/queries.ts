@@ -23,23 +23,8 @@ import { LspError } from "./lsp_client.ts";
 import { fileUri, type PyrightServer, uriPath } from "./pyright_server.ts";
 import { isPythonIdentifier } from "./python_names.ts";
 import { isPythonPath } from "./scope.ts";
+import type { LspLocation, LspLocationLink, LspPosition, LspRange } from "./lsp_types.ts";
 
-interface LspPosition {
-  line: number;
-  character: number;
-}
-interface LspRange {
-  start: LspPosition;
-  end: LspPosition;
-}
-interface LspLocation {
-  uri: string;
-  range: LspRange;
-}
-interface LspLocationLink {
-  targetUri: string;
-  targetSelectionRange: LspRange;
-}
 interface LspDiagnostic {
   range: LspRange;
   severity?: number;
