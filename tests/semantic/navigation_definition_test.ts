@@ -10,27 +10,13 @@ import {
   type NamedPosition,
   NAVIGATION,
   NAVIGATION_DEFAULT_FILES,
+  TOOL_POSITIONS as POSITIONS,
 } from "./navigation_fixture.ts";
 import { Oracle } from "./oracle.ts";
 import { NavigationOracle } from "./navigation_oracle.ts";
 import { SemanticServer } from "./server.ts";
 
 const CALLS = "src/calls.ts";
-const SPEAKER = "src/speaker.ts";
-
-const POSITIONS: NamedPosition[] = [
-  { path: SPEAKER, line: 6, name: "Speaker" },
-  { path: SPEAKER, line: 12, name: "Base" },
-  { path: SPEAKER, line: 13, name: "speak" },
-  { path: SPEAKER, line: 14, name: "twice" },
-  { path: CALLS, line: 4, name: "fact" },
-  { path: CALLS, line: 8, name: "isEven" },
-  { path: CALLS, line: 21, name: "all" },
-  { path: CALLS, line: 22, name: "s" },
-  { path: CALLS, line: 22, name: "speak" },
-  { path: CALLS, line: 25, name: "b" },
-  { path: "scripts/tool.js", line: 10, name: "quad" },
-];
 
 Deno.test("navigation tools: go_to_definition's target and type equal TypeScript's language service", async (t) => {
   const tree = await makeTree({ ...NAVIGATION, "other/x.go": "package x\n\nfunc X() {}\n" });

@@ -111,6 +111,24 @@ export interface NamedPosition {
   occurrence?: number;
 }
 
+/**
+ * Where the tools tests ask through the real process: an interface, an abstract class and its
+ * method, a recursion, a mutual recursion, a callback's parameter, a lib call and a JS function.
+ */
+export const TOOL_POSITIONS: NamedPosition[] = [
+  { path: "src/speaker.ts", line: 6, name: "Speaker" },
+  { path: "src/speaker.ts", line: 12, name: "Base" },
+  { path: "src/speaker.ts", line: 13, name: "speak" },
+  { path: "src/speaker.ts", line: 14, name: "twice" },
+  { path: "src/calls.ts", line: 4, name: "fact" },
+  { path: "src/calls.ts", line: 8, name: "isEven" },
+  { path: "src/calls.ts", line: 21, name: "all" },
+  { path: "src/calls.ts", line: 22, name: "s" },
+  { path: "src/calls.ts", line: 22, name: "speak" },
+  { path: "src/calls.ts", line: 25, name: "b" },
+  { path: "scripts/tool.js", line: 10, name: "quad" },
+];
+
 /** The 1-based column of a named position in the fixture. */
 export function columnIn(p: NamedPosition): number {
   const line = (NAVIGATION[p.path] as string).split("\n")[p.line - 1];
