@@ -7,41 +7,14 @@
 const fs = require("fs");
 const task = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const ts = require(task.typescript);
+const { projectService } = require("./ts_project_service.cjs");
 const t0 = performance.now();
 const seen = new Set();
 const perProject = [];
 for (const config of task.projects) {
   const t = performance.now();
   const path = `${task.root}/${config}`;
-  const json = ts.readConfigFile(path, ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(
-    json.config,
-    ts.sys,
-    path.slice(0, path.lastIndexOf("/")),
-    undefined,
-    path,
-  );
-  const host = {
-    getCompilationSettings: () => parsed.options,
-    getScriptFileNames: () => parsed.fileNames,
-    getProjectReferences: () => parsed.projectReferences,
-    useSourceOfProjectReferenceRedirect: () => true,
-    getScriptVersion: () => "1",
-    getScriptSnapshot: (name) => {
-      const text = ts.sys.readFile(name);
-      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-    },
-    getCurrentDirectory: () => task.root,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-    readDirectory: ts.sys.readDirectory,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-    realpath: ts.sys.realpath,
-    useCaseSensitiveFileNames: () => true,
-  };
-  const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  const { parsed, service } = projectService(ts, task.root, path);
   let count = 0;
   const add = (d, file) => {
     const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");

@@ -9,37 +9,10 @@ const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
 const fs = require("fs");
 const task = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const ts = require(task.typescript);
+const { projectService } = require("./ts_project_service.cjs");
 const root = task.root;
 const configPath = `${root}/${task.config}`;
-const json = ts.readConfigFile(configPath, ts.sys.readFile);
-const parsed = ts.parseJsonConfigFileContent(
-  json.config,
-  ts.sys,
-  configPath.slice(0, configPath.lastIndexOf("/")),
-  undefined,
-  configPath,
-);
-const host = {
-  getCompilationSettings: () => parsed.options,
-  getScriptFileNames: () => parsed.fileNames,
-  getProjectReferences: () => parsed.projectReferences,
-  useSourceOfProjectReferenceRedirect: () => true,
-  getScriptVersion: () => "1",
-  getScriptSnapshot: (name) => {
-    const text = ts.sys.readFile(name);
-    return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-  },
-  getCurrentDirectory: () => root,
-  getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-  fileExists: ts.sys.fileExists,
-  readFile: ts.sys.readFile,
-  readDirectory: ts.sys.readDirectory,
-  directoryExists: ts.sys.directoryExists,
-  getDirectories: ts.sys.getDirectories,
-  realpath: ts.sys.realpath,
-  useCaseSensitiveFileNames: () => true,
-};
-const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+const { parsed, service } = projectService(ts, root, configPath);
 const file = `${root}/${task.path}`;
 const source = service.getProgram().getSourceFile(file);
 const offset = source.getPositionOfLineAndCharacter(task.line - 1, task.column - 1);
