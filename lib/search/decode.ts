@@ -1,7 +1,10 @@
 /**
  * Bytes to text for searching: UTF-8 with replacement characters and the BOM dropped (as
  * ripgrep does); null for binary files (a NUL byte anywhere, as `rg -c` skips them). Measured:
- * TextDecoder is as fast as a latin1 copy for ASCII, so there is one path.
+ * TextDecoder is as fast as a latin1 copy for ASCII, so there is one path. The NUL byte is
+ * looked for in the bytes before any decoding (only a 0x00 byte decodes to U+0000): decoding a
+ * binary file is slow (mostly replacement characters), and on fastapi/fastapi the 187 images
+ * took 180 ms to decode against 8 ms for the byte search over every file.
  */
 
 import type { Matcher } from "./matcher.ts";
@@ -9,8 +12,7 @@ import type { Matcher } from "./matcher.ts";
 const utf8 = new TextDecoder("utf-8");
 
 export function decodeForSearch(bytes: Uint8Array): string | null {
-  const text = utf8.decode(bytes);
-  return text.indexOf("\0") >= 0 ? null : text;
+  return bytes.indexOf(0) >= 0 ? null : utf8.decode(bytes);
 }
 
 export const CHUNK_BYTES = 256 * 1024;
@@ -32,13 +34,13 @@ export function chunkEnd(bytes: Uint8Array, start: number, chunkBytes: number): 
 
 /** Matching lines of a large file scanned in chunks cut after an LF; 0 when it is binary. */
 export function countInChunks(bytes: Uint8Array, m: Matcher, chunkBytes = CHUNK_BYTES): number {
+  if (bytes.indexOf(0) >= 0) return 0; // binary: skipped, like rg -c
   let count = 0;
   let start = 0;
   while (start < bytes.length) {
     const end = chunkEnd(bytes, start, chunkBytes);
     const decoder = start === 0 ? firstChunkDecoder : laterChunkDecoder;
     const text = decoder.decode(bytes.subarray(start, end));
-    if (text.indexOf("\0") >= 0) return 0; // binary: skipped, like rg -c
     count += m.scanText(text, { wantLines: false }).count;
     start = end;
   }
