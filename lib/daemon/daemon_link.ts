@@ -55,17 +55,30 @@ export class DaemonLink {
 
   /**
    * Connects to `socket` and shakes hands; resolves to the link, or to why the daemon there is
-   * not used (refused, another version, build or key), or throws what connecting threw.
+   * not used (refused, another version, build or key), or throws what connecting threw, or
+   * TimedOut when no welcome came within `welcomeMs`.
    */
   static async open(
     socket: string,
     hello: Hello,
     onClose: () => void,
+    welcomeMs: number,
   ): Promise<DaemonLink | { refused: string }> {
     const conn = await Deno.connect({ transport: "unix", path: socket });
     const link = new DaemonLink(conn, onClose);
     link.#stream.send(helloFrame(hello));
-    const frame = await link.#welcome;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) =>
+      timer = setTimeout(() => resolve("late"), welcomeMs)
+    );
+    const frame = await Promise.race([link.#welcome, late]).finally(() => clearTimeout(timer));
+    if (frame === "late") {
+      // A daemon that accepts and never answers the hello (stuck, or stopped) is not waited on.
+      link.close();
+      throw new Deno.errors.TimedOut(
+        `the daemon did not answer the handshake within ${welcomeMs} ms`,
+      );
+    }
     if (frame === null) {
       link.close();
       throw new Deno.errors.ConnectionReset("the daemon closed the connection before its welcome");

@@ -125,7 +125,7 @@ export class Relay {
       try {
         const link = await DaemonLink.open(paths.socket, hello, () => {
           if (this.#link === link) this.#link = null;
-        });
+        }, Math.max(1, deadline - performance.now()));
         if ("refused" in link) {
           throw new NotUsed(`the daemon at ${paths.socket} is not used: ${link.refused}`);
         }

@@ -60,6 +60,10 @@ export class ServerProcess {
   #waiters: Array<() => void> = [];
   #stdoutDone: Promise<void>;
   #stderr: Promise<string>;
+  /** The stderr read so far: a timeout says what the process logged before it. */
+  #stderrSoFar = "";
+  /** The first stdout line that broke the protocol's schema, as an error. */
+  #broken: Error | null = null;
   #methods = new Map<string, string>();
   #noSchema: boolean;
   /** Raw stdout text, for purity checks. */
@@ -70,7 +74,21 @@ export class ServerProcess {
     this.#noSchema = noSchema;
     this.#writer = child.stdin.getWriter();
     this.#stdoutDone = this.#pump(child.stdout);
-    this.#stderr = new Response(child.stderr).text();
+    this.#stderr = this.#collect(child.stderr);
+  }
+
+  async #collect(stream: ReadableStream<Uint8Array>): Promise<string> {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) this.#stderrSoFar += decoder.decode(chunk, { stream: true });
+    return this.#stderrSoFar += decoder.decode();
+  }
+
+  /** What a timeout says besides its own words: the unread lines and the end of stderr. */
+  #context(): string {
+    const unread = this.#lines.map((line) => line.slice(0, 300)).slice(-5);
+    return `; unread lines (last ${unread.length} of ${this.#lines.length}): ${
+      JSON.stringify(unread)
+    }; stderr so far (its end): ${JSON.stringify(this.#stderrSoFar.slice(-3000))}`;
   }
 
   static async spawn(args: string[] = [], options: SpawnOptions = {}): Promise<ServerProcess> {
@@ -95,18 +113,28 @@ export class ServerProcess {
       partial = parts.pop()!;
       for (const line of parts) {
         this.#lines.push(line);
-        if (!this.#noSchema) {
-          const message = JSON.parse(line);
-          const method = "id" in message && message.id !== null
-            ? this.#methods.get(JSON.stringify(message.id))
-            : undefined;
-          assertServerMessage(line, method);
-        }
+        if (!this.#noSchema && this.#broken === null) this.#check(line);
       }
       for (const wake of this.#waiters.splice(0)) wake();
     }
     assert.equal(partial, "", "stdout ended with a partial line");
     for (const wake of this.#waiters.splice(0)) wake();
+  }
+
+  /**
+   * Checks one stdout line against the schema; a line that fails is kept as the error every
+   * later read throws at once (the pump goes on, so a timeout never hides it).
+   */
+  #check(line: string): void {
+    try {
+      const message = JSON.parse(line);
+      const method = "id" in message && message.id !== null
+        ? this.#methods.get(JSON.stringify(message.id))
+        : undefined;
+      assertServerMessage(line, method);
+    } catch (error) {
+      this.#broken = error instanceof Error ? error : new Error(String(error));
+    }
   }
 
   /** Writes raw bytes or text to stdin. */
@@ -145,8 +173,9 @@ export class ServerProcess {
   async read(count = 1, ms = 10_000): Promise<string[]> {
     const deadline = Date.now() + ms;
     while (this.#lines.length < count) {
+      if (this.#broken !== null) throw this.#broken;
       if (Date.now() > deadline) {
-        throw new Error(`wanted ${count} lines, have ${JSON.stringify(this.#lines)}`);
+        throw new Error(`wanted ${count} lines within ${ms} ms${this.#context()}`);
       }
       await new Promise<void>((resolve) => {
         this.#waiters.push(resolve);
@@ -171,7 +200,10 @@ export class ServerProcess {
     for (;;) {
       const k = this.#lines.findIndex(match);
       if (k >= 0) return this.#lines.splice(k, 1)[0];
-      if (Date.now() > deadline) throw new Error(`no matching line within ${ms} ms`);
+      if (this.#broken !== null) throw this.#broken;
+      if (Date.now() > deadline) {
+        throw new Error(`no matching line within ${ms} ms${this.#context()}`);
+      }
       await new Promise<void>((resolve) => {
         this.#waiters.push(resolve);
         setTimeout(resolve, 25);
@@ -193,6 +225,7 @@ export class ServerProcess {
   async wait(): Promise<{ code: number; lines: string[]; stderr: string }> {
     const status = await this.child.status;
     await this.#stdoutDone;
+    if (this.#broken !== null) throw this.#broken;
     return { code: status.code, lines: this.#lines.splice(0), stderr: await this.#stderr };
   }
 
