@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console
 /**
  * Run by daemon_link_test.ts in a process of its own (the test runner has no net permission,
  * which Unix sockets need): plays a daemon that misbehaves on a socket in a temp folder, opens
