@@ -36,7 +36,7 @@ import {
   type ToParser,
 } from "./worker_protocol.ts";
 import type { CodeSymbol } from "./types.ts";
-import { errorRegions } from "./syntax_errors.ts";
+import { errorCount, errorRegions, firstErrorLine } from "./syntax_errors.ts";
 
 const GRAMMARS = new URL("./grammars/", import.meta.url);
 const KINDS = {
@@ -402,50 +402,6 @@ function repairFor(language: LanguageId, text: string): string | null {
   if (language === "typescript") return repairTypeScript(text);
   if (language === "cpp") return blankConditionals(text);
   return null;
-}
-
-/** Syntax errors in a tree: its ERROR nodes and the nodes the parser had to invent. */
-function errorCount(root: Node): number {
-  let count = 0;
-  eachError(root, () => {
-    count++;
-    return true;
-  });
-  return count;
-}
-
-/** The 1-based line of a tree's first syntax error (an ERROR node or an invented one). */
-function firstErrorLine(root: Node): number {
-  let line = root.startPosition.row + 1;
-  eachError(root, (node) => {
-    line = node.startPosition.row + 1;
-    return false;
-  });
-  return line;
-}
-
-/** Calls `take` for each ERROR or invented node in tree order, while it returns true. */
-function eachError(root: Node, take: (node: Node) => boolean): void {
-  if (!root.hasError) return;
-  const cursor = root.walk();
-  try {
-    let down = true;
-    while (true) {
-      if (down) {
-        const node = cursor.currentNode;
-        if ((node.isError || node.isMissing) && !take(node)) return;
-        if (node.hasError && cursor.gotoFirstChild()) continue;
-      }
-      if (cursor.gotoNextSibling()) {
-        down = true;
-        continue;
-      }
-      if (!cursor.gotoParent()) break;
-      down = false;
-    }
-  } finally {
-    cursor.delete();
-  }
 }
 
 /** V8's heap of this worker and its external memory (bytes). */
