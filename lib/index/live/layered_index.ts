@@ -12,13 +12,12 @@ import type { Query } from "../query/query.ts";
 import { columnsOf, type ShardInput, type StoredFile } from "../store/shard_format.ts";
 import type { StoredShard } from "../store/stored_shard.ts";
 import {
+  chooseFiles,
   type Chosen,
   type FileEntry,
   type FileRecord,
   GONE,
   INDEXED,
-  mayDefineName,
-  SCAN,
   toCandidates,
   TrigramIndex,
 } from "./trigram_index.ts";
@@ -221,7 +220,16 @@ export class LayeredIndex {
     for (const layer of this.#layers) {
       const hits = evaluate(q, layer.shard, fileLevel);
       if (hits === null) return null;
-      if (collectLayer(layer, hits, fileLevel, keep, chosen, defines)) sources++;
+      const shard = layer.shard;
+      const last = chooseFiles(hits, {
+        files: shard.files,
+        docFile: shard.docFile,
+        docOff: shard.docOff,
+        docLen: shard.docLen,
+        isLive: (f) => layer.live[f] === 1,
+        namesOf: (f) => shard.namesOf(f),
+      }, { fileLevel, keep, defines, out: chosen });
+      if (last >= 0) sources++;
     }
     const before = chosen.length;
     const { narrowed, unordered } = this.#overlay.collect(q, fileLevel, keep, chosen, defines);
@@ -274,52 +282,6 @@ export class LayeredIndex {
     this.#layers.length = 0;
     this.#overlay = new TrigramIndex(this.#sealBytes);
   }
-}
-
-/** Appends a layer's live hits (and its always-read files) to `out`; true when any was added. */
-function collectLayer(
-  layer: Layer,
-  hits: Int32Array,
-  fileLevel: boolean,
-  keep: (rel: string) => boolean,
-  out: Chosen[],
-  defines: number | null,
-): boolean {
-  const shard = layer.shard;
-  const files = shard.files;
-  const take = new Uint8Array(files.length);
-  const piecesOf = new Map<number, number[]>();
-  if (fileLevel) {
-    for (const f of hits) if (files[f].state === INDEXED) take[f] = 1;
-  } else {
-    for (const d of hits) {
-      const f = shard.docFile[d];
-      take[f] = 1;
-      if (files[f].docs > 1) {
-        let list = piecesOf.get(f);
-        if (list === undefined) piecesOf.set(f, list = []);
-        list.push(shard.docOff[d], shard.docLen[d]);
-      }
-    }
-  }
-  const before = out.length;
-  for (let f = 0; f < files.length; f++) {
-    if (layer.live[f] !== 1) continue;
-    const record = files[f];
-    if ((take[f] === 1 || record.state === SCAN) && keep(record.rel)) {
-      if (defines !== null && !mayDefineName(shard.namesOf(f), defines)) continue;
-      const list = piecesOf.get(f);
-      out.push({
-        rel: record.rel,
-        real: record.real,
-        size: record.size,
-        mtimeMs: record.mtimeMs,
-        docs: record.docs,
-        pieces: list === undefined || list.length / 2 === record.docs ? null : list,
-      });
-    }
-  }
-  return out.length > before;
 }
 
 /**

@@ -12,6 +12,7 @@ import { freeNow } from "../../free_buffer.ts";
 import type { Query } from "../query/query.ts";
 import { evaluate, type PostingSource } from "../query/evaluate.ts";
 import type { Candidates } from "../../search/protocol.ts";
+import type { StoredFile } from "../store/shard_format.ts";
 import { chunkEnd } from "../../search/decode.ts";
 import { definableHashes, holdsHash } from "../lists/name_hashes.ts";
 
@@ -353,39 +354,17 @@ export class TrigramIndex implements PostingSource {
   ): { narrowed: boolean; unordered: boolean } {
     const hits = evaluate(q, this, fileLevel);
     if (hits === null) return { narrowed: false, unordered: false };
-    const piecesOf = new Map<number, number[]>();
-    const take = new Uint8Array(this.files.length);
-    if (fileLevel) {
-      for (const f of hits) if (this.files[f].state === INDEXED) take[f] = 1;
-    } else {
-      for (const d of hits) {
-        if (this.#dead[d]) continue;
-        const f = this.#docFile[d];
-        take[f] = 1;
-        if (this.files[f].docs > 1) {
-          let list = piecesOf.get(f);
-          if (list === undefined) piecesOf.set(f, list = []);
-          list.push(this.#docOff[d], this.#docLen[d]);
-        }
-      }
-    }
-    let unordered = false;
-    for (let f = 0; f < this.files.length; f++) {
-      const record = this.files[f];
-      if ((take[f] === 1 || record.state === SCAN) && record.state !== GONE && keep(record.rel)) {
-        if (defines !== null && !mayDefineName(this.namesOf(record), defines)) continue;
-        const list = piecesOf.get(f);
-        out.push({
-          rel: record.rel,
-          real: record.real,
-          size: record.size,
-          mtimeMs: record.mtimeMs,
-          docs: record.docs,
-          pieces: list === undefined || list.length / 2 === record.docs ? null : list,
-        });
-        if (f >= this.ordered) unordered = true;
-      }
-    }
+    const files = this.files;
+    const last = chooseFiles(hits, {
+      files,
+      docFile: this.#docFile,
+      docOff: this.#docOff,
+      docLen: this.#docLen,
+      deadDoc: (d) => this.#dead[d] === 1,
+      isLive: (f) => files[f].state !== GONE,
+      namesOf: (f) => this.namesOf(files[f]),
+    }, { fileLevel, keep, defines, out });
+    const unordered = last >= this.ordered;
     return { narrowed: true, unordered };
   }
 
@@ -401,6 +380,78 @@ export class TrigramIndex implements PostingSource {
     if (!narrowed) return null;
     return toCandidates(chosen, unordered);
   }
+}
+
+/** What chooseFiles reads of an index: its records, and per document its file and piece. */
+export interface ChoiceSource {
+  files: ReadonlyArray<FileRecord | StoredFile>;
+  docFile: ArrayLike<number>;
+  docOff: ArrayLike<number>;
+  docLen: ArrayLike<number>;
+  /** A tombstone (the old document of a re-indexed file); a stored shard has none. */
+  deadDoc?: (doc: number) => boolean;
+  /** The file's record here is the live one. */
+  isLive(file: number): boolean;
+  namesOf(file: number): Uint32Array | null;
+}
+
+/** How chooseFiles reads the hits and where it puts the files they choose. */
+export interface ChoiceOptions {
+  /** The hits are files (multiline), not documents. */
+  fileLevel: boolean;
+  keep: (rel: string) => boolean;
+  /** find_symbol's name hash (mayDefineName), or null. */
+  defines: number | null;
+  out: Chosen[];
+}
+
+/**
+ * Appends to `out`, in file order, the live files of one index that a query's hits choose (and
+ * its "scan" files, always chosen), each with its matching pieces when only some of its
+ * documents hit; returns the highest file number appended, -1 when none was.
+ */
+export function chooseFiles(
+  hits: Int32Array,
+  source: ChoiceSource,
+  options: ChoiceOptions,
+): number {
+  const { files, docFile, docOff, docLen, deadDoc } = source;
+  const { fileLevel, keep, defines, out } = options;
+  const take = new Uint8Array(files.length);
+  const piecesOf = new Map<number, number[]>();
+  if (fileLevel) {
+    for (const f of hits) if (files[f].state === INDEXED) take[f] = 1;
+  } else {
+    for (const d of hits) {
+      if (deadDoc !== undefined && deadDoc(d)) continue;
+      const f = docFile[d];
+      take[f] = 1;
+      if (files[f].docs > 1) {
+        let list = piecesOf.get(f);
+        if (list === undefined) piecesOf.set(f, list = []);
+        list.push(docOff[d], docLen[d]);
+      }
+    }
+  }
+  let last = -1;
+  for (let f = 0; f < files.length; f++) {
+    if (!source.isLive(f)) continue;
+    const record = files[f];
+    if ((take[f] === 1 || record.state === SCAN) && keep(record.rel)) {
+      if (defines !== null && !mayDefineName(source.namesOf(f), defines)) continue;
+      const list = piecesOf.get(f);
+      out.push({
+        rel: record.rel,
+        real: record.real,
+        size: record.size,
+        mtimeMs: record.mtimeMs,
+        docs: record.docs,
+        pieces: list === undefined || list.length / 2 === record.docs ? null : list,
+      });
+      last = f;
+    }
+  }
+  return last;
 }
 
 /** Chosen files -> the grep's Candidates, sorted into walk order when `sort`. */
