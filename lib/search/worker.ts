@@ -28,6 +28,9 @@ import type {
   WalkMessage,
 } from "./protocol.ts";
 
+/** Files in the first batch a walk posts (later ones double up to the job's batch size). */
+const FIRST_BATCH = 16;
+
 function post(message: FromWorker): void {
   self.postMessage(message);
 }
@@ -138,6 +141,8 @@ class SearchWorker {
     let globbed: GlobbedFile[] = [];
     let batches = 0;
     let walked = 0;
+    // The first batches are small, so that the other workers start searching at once.
+    let batchSize = Math.min(FIRST_BATCH, message.batchSize);
     slot.walking(message.job);
     // glob sorts by mtime, but only the files that match need a stat: the walk itself stats none.
     for (const entry of ws.walk(message.base, { stat: false })) {
@@ -156,10 +161,11 @@ class SearchWorker {
       } else {
         batch.push(entry.rel);
         batchReals.push(entry.abs === joinRoot(ws.root, entry.rel) ? "" : entry.abs);
-        if (batch.length >= message.batchSize) {
+        if (batch.length >= batchSize) {
           post({ t: "files", job: message.job, batch: batches++, files: batch, reals: batchReals });
           batch = [];
           batchReals = [];
+          batchSize = Math.min(message.batchSize, 2 * batchSize);
         }
       }
     }

@@ -191,8 +191,13 @@ class Walker {
   readonly #maxDepth: number;
   readonly #guard: FolderGuard;
   readonly #stack: Frame[] = [];
-  /** Entries found and not yet checked (given out at FLUSH_ENTRIES, or at the end). */
+  /** Entries found and not yet checked (given out at #flushAt, or at the end). */
   #pending: WalkEntry[] = [];
+  /**
+   * Pending entries that make a check: FIRST_FLUSH_ENTRIES, doubled after each check up to
+   * FLUSH_ENTRIES, so that a search starts on the first files while the walk goes on.
+   */
+  #flushAt = FIRST_FLUSH_ENTRIES;
   /** Folders entered since the last check. */
   #opened: string[] = [];
   #lastYielded: string | undefined;
@@ -261,8 +266,9 @@ class Walker {
         const entry = this.#entryOf(target);
         if (entry === null) continue; // vanished
         this.#pending.push(entry);
-        if (this.#pending.length >= FLUSH_ENTRIES) {
+        if (this.#pending.length >= this.#flushAt) {
           if (!this.#unchanged()) return yield* this.#restart();
+          this.#flushAt = Math.min(FLUSH_ENTRIES, 2 * this.#flushAt);
           yield* this.#pending;
           this.#lastYielded = this.#pending[this.#pending.length - 1].rel;
           this.#pending = [];
@@ -522,6 +528,8 @@ class Walker {
 
 /** Entries a walk holds before it checks the folders they came through and lets them go. */
 const FLUSH_ENTRIES = 1024;
+/** The first check comes sooner (a search waits for the walk's first entries). */
+const FIRST_FLUSH_ENTRIES = 64;
 /** Waits per walk for folders changed within FRESH_MS; after that such folders are skipped. */
 const MAX_FRESH_WAITS = 4;
 /** A walk whose folders changed under it resumes after its last checked entry this often. */
