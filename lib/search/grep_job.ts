@@ -163,12 +163,16 @@ class GrepDriver implements JobDriver<GrepOutcome> {
     }
   }
 
-  /** Posts queued batches to every searching slot, up to IN_FLIGHT each. */
+  /**
+   * Posts queued batches to every searching slot, up to IN_FLIGHT each while there is work for
+   * every slot; at the end of the job one each, so that no batch waits behind another on one
+   * worker while the other has nothing left to do.
+   */
   #dispatch(job: Job<GrepOutcome>): void {
     const params = this.#params;
     for (let slot = 0; slot < job.slots; slot++) {
       if (this.#walking && slot === WALK_SLOT) continue;
-      while (this.#inFlight[slot] < IN_FLIGHT && this.#queue.length > 0) {
+      while (this.#inFlight[slot] < this.#inFlightLimit(job) && this.#queue.length > 0) {
         const batch = this.#queue.shift()!;
         this.#inFlight[slot]++;
         job.post(slot, {
@@ -187,6 +191,11 @@ class GrepDriver implements JobDriver<GrepOutcome> {
         });
       }
     }
+  }
+
+  /** IN_FLIGHT while the walk goes on or more batches are queued than slots; then 1. */
+  #inFlightLimit(job: Job<GrepOutcome>): number {
+    return this.#walking || this.#queue.length > job.slots ? IN_FLIGHT : 1;
   }
 
   /** Counts one output line (and its characters from `offset` on). */
