@@ -20,12 +20,16 @@ import { PythonCallHierarchy } from "./call_hierarchy.ts";
 import { PythonImplementations } from "./implementations.ts";
 import { pythonFilesIn } from "./scope.ts";
 import { withImporters } from "./importers.ts";
+import { KeptDiagnostics } from "./kept_diagnostics.ts";
 
 /** The deepest call hierarchy walked (engine.ts: 1-3). */
 const MAX_CALL_DEPTH = 3;
 
 /** How often a question looks at the shared cancellation flag. */
 const CANCEL_POLL_MS = 25;
+
+/** The least time between two progress messages of one diagnostics question. */
+const PROGRESS_MS = 100;
 
 interface Started {
   server: PyrightServer;
@@ -36,6 +40,7 @@ class PythonWorld implements EngineWorld {
   readonly #ws: Workspace;
   readonly #settings: WorkerSettings;
   readonly #flag: Int32Array;
+  readonly #kept: KeptDiagnostics;
   #started: Promise<Started> | null = null;
   #server: PyrightServer | null = null;
 
@@ -43,6 +48,7 @@ class PythonWorld implements EngineWorld {
     this.#ws = Workspace.openSync(settings.ws);
     this.#settings = settings;
     this.#flag = new Int32Array(cancel);
+    this.#kept = new KeptDiagnostics(this.#ws);
   }
 
   /** pyright, started on the first question that needs it. */
@@ -86,6 +92,7 @@ class PythonWorld implements EngineWorld {
           rels.push(rel);
         }
         if (rels.length === 0) continue;
+        this.#kept.changed();
         if (event.kind === "modify") this.#server?.changed(rels);
         else this.#server?.relist();
       }
@@ -95,6 +102,7 @@ class PythonWorld implements EngineWorld {
   }
 
   touch(paths: readonly string[], created: boolean): void {
+    this.#kept.changed();
     if (created) this.#server?.relist();
     else this.#server?.changed(paths);
   }
@@ -163,19 +171,20 @@ class PythonWorld implements EngineWorld {
     }
     return await this.#withPyright(
       id,
-      ({ queries }, signal) =>
+      ({ server, queries }, signal) =>
         queries.withOverlay(
           query.kind === "references" || query.kind === "diagnostics" ? query.overlay : undefined,
-          () => this.#ask(id, query, queries, files ?? [], signal),
+          () =>
+            query.kind === "diagnostics"
+              ? this.#diagnostics(id, query, { server, queries }, files ?? [], signal)
+              : this.#ask(query, queries, signal),
         ),
     );
   }
 
   async #ask(
-    id: number,
-    query: Query,
+    query: Exclude<Query, { kind: "diagnostics" }>,
     queries: PythonQueries,
-    files: readonly string[],
     signal: AbortSignal,
   ): Promise<WorkerAnswer> {
     switch (query.kind) {
@@ -190,23 +199,56 @@ class PythonWorld implements EngineWorld {
         return { kind: "references", references: await queries.references(query.at, signal) };
       case "rename":
         return { kind: "rename", edits: await queries.rename(query.at, query.newName, signal) };
-      case "diagnostics": {
-        postToMain({ t: "scope", id, total: files.length, leftOut: 0 });
-        const found = await queries.diagnostics(files, {
-          timeoutMs: query.timeoutMs,
-          checked: (path, diagnostics) => postToMain({ t: "checked", id, path, diagnostics }),
-        }, signal);
-        const answer: WorkerAnswer = {
-          kind: "diagnostics",
-          diagnostics: found.list,
-          files: found.files,
-          total: found.total,
-          leftOut: 0,
-        };
-        if (found.stopped !== undefined) answer.stopped = found.stopped;
-        return answer;
-      }
     }
+  }
+
+  /**
+   * The diagnostics of `files` (the scope, or the files asked about and their importers): the
+   * kept answer of the same question when no file changed since (kept_diagnostics.ts), else a
+   * check of every file with progress, kept when complete. An overlay question is checked and
+   * never kept.
+   */
+  async #diagnostics(
+    id: number,
+    query: Extract<Query, { kind: "diagnostics" }>,
+    { server, queries }: Started,
+    files: readonly string[],
+    signal: AbortSignal,
+  ): Promise<WorkerAnswer> {
+    const overlaid = Object.keys(query.overlay ?? {}).length > 0;
+    const found = this.#kept.find(JSON.stringify([query.path, query.files ?? null, files]), files);
+    postToMain({ t: "scope", id, total: files.length, leftOut: 0 });
+    if (!overlaid && found.answer !== null) return found.answer;
+    // Changed files whose event has not come yet: pyright reads them again before the check.
+    server.changed(found.stale);
+    let progressAt = 0;
+    let done = 0;
+    const checked = await queries.diagnostics(files, {
+      timeoutMs: query.timeoutMs,
+      checked: (path, diagnostics) => {
+        postToMain({ t: "checked", id, path, diagnostics });
+        done++;
+        const now = performance.now();
+        if (now - progressAt < PROGRESS_MS && done < files.length) return;
+        progressAt = now;
+        postToMain({
+          t: "progress",
+          id,
+          done,
+          message: `${done} of ${files.length} files checked`,
+        });
+      },
+    }, signal);
+    const answer: WorkerAnswer = {
+      kind: "diagnostics",
+      diagnostics: checked.list,
+      files: checked.files,
+      total: checked.total,
+      leftOut: 0,
+    };
+    if (checked.stopped !== undefined) answer.stopped = checked.stopped;
+    if (!overlaid) this.#kept.keep(found.start, answer);
+    return answer;
   }
 }
 

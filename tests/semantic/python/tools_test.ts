@@ -168,7 +168,8 @@ Deno.test("python tools: definitions, references, rename (dry run and --write) a
     );
 
     // The whole package: every Python file checked, no time bound unless the caller sets one;
-    // a limit of 0 s stops before the first file, says so, and offers no next page.
+    // a limit of 0 s on a new check stops before the first file, says so, and offers no next
+    // page.
     const whole = await call("diagnostics", { path: "src/shop", head_limit: 0 });
     assert.equal(whole.structured.partial, undefined, whole.text);
     assert.ok(
@@ -176,6 +177,14 @@ Deno.test("python tools: definitions, references, rename (dry run and --write) a
         d.path === "src/shop/broken.py" && d.code === "syntax"
       ),
       whole.text,
+    );
+    // Asked again, the complete answer is kept and paged; once a file changed it is not, and a
+    // limit of 0 s stops before the first file of the new check.
+    const again = await call("diagnostics", { path: "src/shop", head_limit: 0, timeout_s: 0 });
+    assert.deepEqual(again.structured, whole.structured);
+    Deno.writeTextFileSync(
+      `${fixture.root}/src/shop/broken.py`,
+      "def fine() -> int:\n    return 2\n\ndef broken(:\n    pass\n",
     );
     const cut = await call("diagnostics", { path: "src/shop", head_limit: 1, timeout_s: 0 });
     assert.equal(cut.structured.partial, true, cut.text);
