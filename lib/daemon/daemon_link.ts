@@ -5,6 +5,7 @@
  */
 
 import { RpcError } from "../jsonrpc/errors.ts";
+import type { JsonBytes } from "../jsonrpc/json_bytes.ts";
 import type { ProgressFn } from "../server/progress.ts";
 import {
   callFrame,
@@ -21,7 +22,7 @@ import { FrameStream } from "./frame_stream.ts";
 export const RESTARTED = new RpcError(-32000, "The server restarted; repeat the call.");
 
 interface Pending {
-  resolve: (json: string) => void;
+  resolve: (json: JsonBytes) => void;
   reject: (error: RpcError) => void;
   progress: ProgressFn;
 }
@@ -38,7 +39,7 @@ export class DaemonLink {
     this.#onClose = onClose;
     let welcomed: ((frame: DaemonFrame | null) => void) | undefined;
     this.#welcome = new Promise((resolve) => welcomed = resolve);
-    this.ended = this.#stream.read((line) => {
+    this.ended = this.#stream.readBytes((line) => {
       const frame = decodeDaemonFrame(line);
       if (welcomed !== undefined) {
         const answer = welcomed;
@@ -99,11 +100,11 @@ export class DaemonLink {
     return !this.#stream.closed;
   }
 
-  /** Sends one call; resolves to its result's JSON text, rejects with its RpcError. */
+  /** Sends one call; resolves to its result's JSON as bytes, rejects with its RpcError. */
   call(method: string, params: unknown, signal: AbortSignal, progress: ProgressFn | null) {
     if (!this.open) return Promise.reject(RESTARTED);
     const n = this.#next++;
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<JsonBytes>((resolve, reject) => {
       const onAbort = () => {
         if (!this.#pending.delete(n)) return;
         this.#stream.send(cancelFrame(n));

@@ -1,7 +1,9 @@
 /** Lines in and out over one Unix socket connection, for both ends of the relay-daemon wire. */
 
+import type { JsonBytes } from "../jsonrpc/json_bytes.ts";
 import { LineSplitter } from "../jsonrpc/line_reader.ts";
 import { Output } from "../server/output.ts";
+import { ByteLines } from "./byte_lines.ts";
 
 /** A frame is never longer than this (the relay's own line cap is lower). */
 const MAX_FRAME_BYTES = 2 ** 31;
@@ -46,6 +48,21 @@ export class FrameStream {
         for (const event of splitter.push(buffer.subarray(0, n))) {
           if (event.kind === "line") onLine(event.text);
         }
+      }
+    } catch {
+      // A reset connection ends the stream like a close.
+    }
+    this.close();
+  }
+
+  /** As read(), each line as the bytes it came in (the relay passes results on undecoded). */
+  async readBytes(onLine: (line: JsonBytes) => void): Promise<void> {
+    const lines = new ByteLines(MAX_FRAME_BYTES, READ_SIZE);
+    try {
+      while (!this.#closed) {
+        const n = await this.#conn.read(lines.buffer());
+        if (n === null) break;
+        for (const line of lines.push(n)) onLine(line);
       }
     } catch {
       // A reset connection ends the stream like a close.

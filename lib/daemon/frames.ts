@@ -4,10 +4,11 @@
  * `{"call":N,"method":M,"params":P,"progress":true?}` and `{"cancel":N}`. The daemon answers
  * with a letter, a space and the rest: `W {welcome}` or `X {"reason":...}` to the hello, then
  * `R N <result JSON>`, `E N <error JSON>` and `P N [progress,total,message]`. A result is
- * relayed as the text it is, never parsed again on the way.
+ * relayed as the bytes it is, never decoded or parsed again on the way.
  */
 
 import { RpcError } from "../jsonrpc/errors.ts";
+import { JsonBytes } from "../jsonrpc/json_bytes.ts";
 
 /** The version of this wire; a daemon that speaks another refuses the hello. */
 export const WIRE_VERSION = 1;
@@ -31,7 +32,7 @@ export type RelayFrame =
 export type DaemonFrame =
   | { kind: "welcome"; wire: unknown; version: unknown; build: unknown; key: unknown }
   | { kind: "refused"; reason: string }
-  | { kind: "result"; n: number; json: string }
+  | { kind: "result"; n: number; json: JsonBytes }
   | { kind: "error"; n: number; error: RpcError }
   | { kind: "progress"; n: number; progress: number; total?: number; message?: string }
   | { kind: "invalid"; why: string };
@@ -111,8 +112,49 @@ export function decodeRelayFrame(line: string): RelayFrame {
   };
 }
 
-/** A line from the daemon: the result's JSON is kept as text. */
-export function decodeDaemonFrame(line: string): DaemonFrame {
+const R = 0x52;
+const SPACE = 0x20;
+const ZERO = 0x30;
+/** A call number has at most this many digits (Number.MAX_SAFE_INTEGER has 16). */
+const MAX_DIGITS = 15;
+
+/**
+ * A result frame's call number and its JSON as the bytes they came in (the first piece may be
+ * joined with the next ones when a read ended inside the frame's head), or null when `line` is
+ * not a well-formed result frame.
+ */
+function resultOf(line: JsonBytes): { kind: "result"; n: number; json: JsonBytes } | null {
+  const parts = line.parts;
+  let first = parts[0];
+  let next = 1;
+  if (first[0] !== R) return null;
+  let space = first.indexOf(SPACE, 2);
+  while (space === -1 && next < parts.length && first.length <= MAX_DIGITS + 2) {
+    const joined = new Uint8Array(first.length + parts[next].length);
+    joined.set(first);
+    joined.set(parts[next++], first.length);
+    first = joined;
+    space = first.indexOf(SPACE, 2);
+  }
+  if (first[1] !== SPACE || space < 3 || space > MAX_DIGITS + 2) return null;
+  let n = 0;
+  for (let i = 2; i < space; i++) {
+    const digit = first[i] - ZERO;
+    if (digit < 0 || digit > 9) return null;
+    n = n * 10 + digit;
+  }
+  return {
+    kind: "result",
+    n,
+    json: new JsonBytes([first.subarray(space + 1), ...parts.slice(next)]),
+  };
+}
+
+/** A line from the daemon: a result's JSON is kept as the bytes it came in. */
+export function decodeDaemonFrame(bytes: JsonBytes): DaemonFrame {
+  const result = resultOf(bytes);
+  if (result !== null) return result;
+  const line = bytes.text();
   const tag = line.slice(0, 2);
   try {
     if (tag === "W ") {
@@ -124,7 +166,6 @@ export function decodeDaemonFrame(line: string): DaemonFrame {
     const n = callNumber(Number(line.slice(2, space)));
     if (space === -1 || n === null) return { kind: "invalid", why: "no call number" };
     const rest = line.slice(space + 1);
-    if (tag === "R ") return { kind: "result", n, json: rest };
     if (tag === "E ") {
       const e = JSON.parse(rest);
       if (typeof e?.code !== "number" || typeof e.message !== "string") {

@@ -8,7 +8,8 @@
 import type { Config } from "../config.ts";
 import { catalogMethods } from "../features/catalog.ts";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors.ts";
-import type { MethodSpec, MethodTable } from "../server/method.ts";
+import type { JsonBytes } from "../jsonrpc/json_bytes.ts";
+import type { MethodSpec, MethodTable, RequestContext } from "../server/method.ts";
 import { progressTokenOf } from "../server/progress.ts";
 import { buildId } from "./build_id.ts";
 import { DaemonLink } from "./daemon_link.ts";
@@ -152,13 +153,16 @@ export class Relay {
     return state;
   }
 
-  /** The features' methods, each passed to the daemon. */
+  /** The features' methods, each passed to the daemon; its answers are passed on as bytes. */
   table(): MethodTable {
     const table = new Map<string, MethodSpec>();
     for (const method of catalogMethods()) {
+      const forward = (params: unknown, ctx: RequestContext) =>
+        this.#call(method, params, ctx.signal, ctx.progress);
       table.set(method, {
         beforeInit: false,
-        handle: (params, ctx) => this.#call(method, params, ctx.signal, ctx.progress),
+        forward,
+        handle: (params, ctx) => forward(params, ctx).then((json) => json.text()),
       });
     }
     return table;
@@ -169,7 +173,7 @@ export class Relay {
     params: unknown,
     signal: AbortSignal,
     progress: (p: number, total?: number, message?: string) => void,
-  ): Promise<string> {
+  ): Promise<JsonBytes> {
     let link: DaemonLink;
     try {
       link = await this.connect();

@@ -1,5 +1,6 @@
 /** Dispatch is data: what the server needs to know about each method it implements. */
 
+import type { JsonBytes } from "../jsonrpc/json_bytes.ts";
 import type { ProgressFn } from "./progress.ts";
 
 export interface RequestContext {
@@ -29,6 +30,11 @@ export interface MethodSpec {
    * at once or later. Answers given synchronously leave in arrival order.
    */
   handle(params: Params, ctx: RequestContext): string | Promise<string>;
+  /**
+   * Answers with the result as UTF-8 bytes, written as they are; used instead of `handle` when
+   * present (a relay passes its daemon's answer on without decoding it).
+   */
+  forward?(params: Params, ctx: RequestContext): Promise<JsonBytes>;
 }
 
 export type MethodTable = ReadonlyMap<string, MethodSpec>;

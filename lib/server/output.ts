@@ -1,3 +1,5 @@
+import type { JsonBytes } from "../jsonrpc/json_bytes.ts";
+
 /** Where answers go: Deno.stdout, or an in-memory sink in tests. */
 export interface ByteSink {
   write(bytes: Uint8Array): Promise<number>;
@@ -11,6 +13,8 @@ export interface ByteSink {
  * much waits, so it can hold work back while the client does not read (docs/limits.md). A line
  * sent with a tag (the answer to a request) can be retracted until its write begins: a request
  * cancelled after it finished, while its answer still waits for the client, frees that memory.
+ * A line may also come as UTF-8 bytes (a relay's answer, passed on as its daemon wrote it): it is
+ * written as it is, copied into the batch buffer when small, else written piece by piece.
  */
 
 const encoder = new TextEncoder();
@@ -20,9 +24,12 @@ const BATCH_BYTES = 1024 * 1024;
 /** The largest reusable encode buffer kept between writes; bigger messages get their own. */
 const MAX_SCRATCH = 32 * 1024 * 1024;
 
+/** One complete line (ending in LF): text, or its UTF-8 bytes. */
+export type OutLine = string | JsonBytes;
+
 export class Output {
   #sink: ByteSink;
-  #queue: string[] = [];
+  #queue: OutLine[] = [];
   /** The tag of each queued line (parallel to #queue), or undefined. */
   #tags: Array<string | undefined> = [];
   /** How many queued lines carry each tag (most carry none: no scan on an untagged cancel). */
@@ -50,7 +57,10 @@ export class Output {
     return this.#closed;
   }
 
-  /** UTF-16 units of the lines queued and not yet written (about their size in bytes). */
+  /**
+   * UTF-16 units (bytes, for lines given as bytes) of the lines queued and not yet written: about
+   * their size in bytes.
+   */
   get pendingChars(): number {
     return this.#pendingChars;
   }
@@ -63,7 +73,7 @@ export class Output {
   }
 
   /** Queues one line (ending in "\n") for the next write; `tag` lets retract() take it back. */
-  send(line: string, tag?: string): void {
+  send(line: OutLine, tag?: string): void {
     if (this.#closed) return;
     this.#queue.push(line);
     this.#tags.push(tag);
@@ -113,11 +123,13 @@ export class Output {
   async #drain(): Promise<void> {
     this.#scheduled = false;
     while (this.#head < this.#queue.length && !this.#closed) {
-      const { bytes, lines, chars } = this.#takeBatch();
+      const { chunks, lines, chars } = this.#takeBatch();
       this.#writing = lines;
       try {
-        let done = 0;
-        while (done < bytes.length) done += await this.#sink.write(bytes.subarray(done));
+        for (const bytes of chunks) {
+          let done = 0;
+          while (done < bytes.length) done += await this.#sink.write(bytes.subarray(done));
+        }
       } catch {
         this.#closed = true;
         this.#queue = [];
@@ -152,12 +164,16 @@ export class Output {
 
   /**
    * Encodes the next queued lines: as many as fit in the batch buffer, or the first one alone
-   * when it does not fit. The lines stay queued (and counted) until their write completes.
+   * when it does not fit (a line of bytes: its pieces as they are). The lines stay queued (and
+   * counted) until their write completes.
    */
-  #takeBatch(): { bytes: Uint8Array; lines: number; chars: number } {
+  #takeBatch(): { chunks: readonly Uint8Array[]; lines: number; chars: number } {
     const first = this.#queue[this.#head];
-    if (first.length * 3 > BATCH_BYTES) {
-      return { bytes: this.#encodeAlone(first), lines: 1, chars: first.length };
+    if (typeof first !== "string" && first.length > BATCH_BYTES) {
+      return { chunks: first.parts, lines: 1, chars: first.length };
+    }
+    if (typeof first === "string" && first.length * 3 > BATCH_BYTES) {
+      return { chunks: [this.#encodeAlone(first)], lines: 1, chars: first.length };
     }
     if (this.#scratch.length < BATCH_BYTES) this.#scratch = new Uint8Array(BATCH_BYTES);
     const scratch = this.#scratch;
@@ -166,7 +182,13 @@ export class Output {
     let chars = 0;
     for (let k = this.#head; k < this.#queue.length; k++) {
       const line = this.#queue[k];
-      if (written + line.length * 3 > BATCH_BYTES) {
+      if (typeof line !== "string") {
+        if (written + line.length > BATCH_BYTES) break;
+        for (const part of line.parts) {
+          scratch.set(part, written);
+          written += part.length;
+        }
+      } else if (written + line.length * 3 > BATCH_BYTES) {
         // Might still fit (most text is ASCII); a line that does not waits for the next write.
         const r = encoder.encodeInto(line, scratch.subarray(written));
         if (r.read !== line.length) break;
@@ -177,7 +199,7 @@ export class Output {
       lines++;
       chars += line.length;
     }
-    return { bytes: scratch.subarray(0, written), lines, chars };
+    return { chunks: [scratch.subarray(0, written)], lines, chars };
   }
 
   /** UTF-8 of one large line, in the scratch buffer when it fits (valid until the next call). */

@@ -3,7 +3,8 @@
  * the in-flight map, cancellation and progress. Knows nothing of Deno.stdin/stdout.
  */
 
-import { encodeError, encodeResult } from "../jsonrpc/encode.ts";
+import { encodeError, encodeResult, encodeResultBytes } from "../jsonrpc/encode.ts";
+import { JsonBytes } from "../jsonrpc/json_bytes.ts";
 import {
   INTERNAL_ERROR,
   INVALID_PARAMS,
@@ -16,7 +17,7 @@ import { type LineEvent, LineSplitter } from "../jsonrpc/line_reader.ts";
 import { decodeMessage, type Id, idKey } from "../jsonrpc/message.ts";
 import { log } from "../log.ts";
 import type { MethodSpec, MethodTable, Params } from "./method.ts";
-import { type ByteSink, Output } from "./output.ts";
+import { type ByteSink, type OutLine, Output } from "./output.ts";
 import { noProgress, ProgressReporter, progressTokenOf } from "./progress.ts";
 import { WaitLine } from "./wait_line.ts";
 
@@ -302,7 +303,7 @@ export class Server {
     this.#pending.add(drained);
   }
 
-  #send(line: string, tag?: string): void {
+  #send(line: OutLine, tag?: string): void {
     this.#output?.send(line, tag);
   }
 
@@ -381,12 +382,12 @@ export class Server {
       ? undefined
       : new ProgressReporter(token, (line) => this.#send(line));
     const controller = new AbortController();
-    let answer: string | Promise<string>;
+    let answer: string | Promise<string | JsonBytes>;
     try {
-      answer = spec.handle(params as Params, {
-        signal: controller.signal,
-        progress: reporter?.report ?? noProgress,
-      });
+      const ctx = { signal: controller.signal, progress: reporter?.report ?? noProgress };
+      answer = spec.forward !== undefined
+        ? spec.forward(params as Params, ctx)
+        : spec.handle(params as Params, ctx);
     } catch (error) {
       return this.#send(encodeError(id, this.#wireError(error, method)));
     }
@@ -397,7 +398,12 @@ export class Server {
     const entry: InFlight = { controller, reporter };
     this.#inFlight.set(key, entry);
     const done = answer.then(
-      (result) => this.#settle(key, entry, encodeResult(id, result)),
+      (result) =>
+        this.#settle(
+          key,
+          entry,
+          result instanceof JsonBytes ? encodeResultBytes(id, result) : encodeResult(id, result),
+        ),
       (error) => {
         if (!controller.signal.aborted) {
           this.#settle(key, entry, encodeError(id, this.#wireError(error, method)));
@@ -420,7 +426,7 @@ export class Server {
     });
   }
 
-  #settle(key: string, entry: InFlight, line: string): void {
+  #settle(key: string, entry: InFlight, line: OutLine): void {
     entry.reporter?.finish();
     if (entry.controller.signal.aborted) return;
     if (this.#inFlight.get(key) === entry) this.#inFlight.delete(key);
