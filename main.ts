@@ -16,6 +16,7 @@ import { detectGit } from "./lib/git/availability.ts";
 import { catalogMethods } from "./lib/features/catalog.ts";
 import type { LoadedFeatures } from "./lib/features/load.ts";
 import { coreMethods } from "./lib/features/lifecycle.ts";
+import { after } from "./lib/light_timer.ts";
 import { log, setLogLevel } from "./lib/log.ts";
 import { type ByteSource, Server } from "./lib/server/server.ts";
 import type { MethodTable } from "./lib/server/method.ts";
@@ -222,7 +223,7 @@ function boundedAtEnd(input: ByteSource, stop: () => void): ByteSource {
   return {
     async read(buffer) {
       const n = await input.read(buffer);
-      if (n === null) Deno.unrefTimer(setTimeout(stop, SHUTDOWN_FLUSH_MS));
+      if (n === null) after(SHUTDOWN_FLUSH_MS).then(stop);
       return n;
     },
   };

@@ -17,6 +17,7 @@ import {
   WIRE_VERSION,
 } from "./frames.ts";
 import { FrameStream } from "./frame_stream.ts";
+import { after } from "../light_timer.ts";
 
 /** The answer to a call lost with its daemon (every method): the call can be made again. */
 export const RESTARTED = new RpcError(-32000, "The server restarted; repeat the call.");
@@ -68,11 +69,8 @@ export class DaemonLink {
     const conn = await Deno.connect({ transport: "unix", path: socket });
     const link = new DaemonLink(conn, onClose);
     link.#stream.send(helloFrame(hello));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((resolve) =>
-      timer = setTimeout(() => resolve("late"), welcomeMs)
-    );
-    const frame = await Promise.race([link.#welcome, late]).finally(() => clearTimeout(timer));
+    const late = after(welcomeMs, link.#welcome).then(() => "late" as const);
+    const frame = await Promise.race([link.#welcome, late]);
     if (frame === "late") {
       // A daemon that accepts and never answers the hello (stuck, or stopped) is not waited on.
       link.close();
@@ -149,7 +147,8 @@ export class DaemonLink {
 
   /** Waits (at most `ms`) for the frames queued to be written. */
   async flush(ms: number): Promise<void> {
-    await Promise.race([this.#stream.flush(), new Promise((r) => setTimeout(r, ms))]);
+    const flushed = this.#stream.flush();
+    await Promise.race([flushed, after(ms, flushed)]);
   }
 
   close(): void {

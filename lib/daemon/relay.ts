@@ -11,6 +11,7 @@ import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonBytes } from "../jsonrpc/json_bytes.ts";
 import type { MethodSpec, MethodTable, RequestContext } from "../server/method.ts";
 import { progressTokenOf } from "../server/progress.ts";
+import { after } from "../light_timer.ts";
 import { buildId } from "./build_id.ts";
 import { DaemonLink } from "./daemon_link.ts";
 import { type Hello, WIRE_VERSION } from "./frames.ts";
@@ -142,7 +143,7 @@ export class Relay {
       if (performance.now() > deadline) {
         throw new NotUsed(`the daemon did not listen within ${START_WAIT_MS / 1000} s`);
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(10 * 2 ** attempt, 100)));
+      await after(Math.min(10 * 2 ** attempt, 100));
     }
   }
 

@@ -420,9 +420,10 @@ export class Server {
     if (this.#initialized) return;
     this.#initialized = true;
     const warm = this.#onInitialized;
-    // Only once the initialize answer is written: loading compiles modules on this thread.
+    // Only once the initialize answer is written: loading compiles modules on this thread. No
+    // timer (lib/light_timer.ts): a relay starts connecting as soon as the answer is out.
     queueMicrotask(() => {
-      this.#output?.flush().then(() => setTimeout(() => this.#loadRest().then(() => warm?.()), 0));
+      this.#output?.flush().then(() => this.#loadRest().then(() => warm?.()));
     });
   }
 
