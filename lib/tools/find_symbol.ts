@@ -5,6 +5,7 @@ import { DefinitionTally, type Found, type Tally } from "./definition_tally.ts";
 import { readOnlyAnnotations } from "./annotations.ts";
 import {
   checkName,
+  definitionsParse,
   otherMentions,
   parseRefusal,
   sourceMentions,
@@ -176,14 +177,9 @@ async function parseCandidates(
     : candidates.filter((path) => !surelyUses.has(path));
   // The index hears of the scan once the parse is done (symbolCandidates).
   await ctx.session.symbols.eachFile(ws, toParse, {
-    signal: ctx.signal,
-    maxBytes: ctx.config.maxReadBytes,
-    progress: (n) => ctx.progress(surelyUses.size + n, candidates.length, "files parsed"),
-    definitionsOnly: true,
-    definitionOf: { source: wanted.source, flags: wanted.flags },
-    keep: { source: wanted.source, flags: wanted.flags },
     // An exact name's few possible definitions: only the items around them are parsed.
-    regions: match === "exact",
+    ...definitionsParse(ctx, wanted, match === "exact"),
+    progress: (n) => ctx.progress(surelyUses.size + n, candidates.length, "files parsed"),
   }, (path, outcome) => {
     if (!outcome.ok) {
       notes.unparsed.set(path, outcome);

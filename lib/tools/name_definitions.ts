@@ -5,7 +5,7 @@
  * exactly so (nested ones too), in candidate order then line and column, each with its line.
  */
 import type { ToolContext } from "./tool.ts";
-import { symbolCandidates } from "./symbol_scope.ts";
+import { definitionsParse, symbolCandidates } from "./symbol_scope.ts";
 import { candidatePattern } from "../symbols/candidates.ts";
 import type { CodeSymbol } from "../symbols/types.ts";
 import type { Definition } from "../semantic/engine.ts";
@@ -26,14 +26,8 @@ export async function definitionsByName(ctx: ToolContext, name: string): Promise
   const wanted = candidatePattern(name, "exact", false);
   const found = new Map<string, CodeSymbol[]>();
   const toParse = candidates.filter((path) => !surelyUses.has(path));
-  await ctx.session.symbols.eachFile(ws, toParse, {
-    signal: ctx.signal,
-    maxBytes: ctx.config.maxReadBytes,
-    definitionsOnly: true,
-    definitionOf: { source: wanted.source, flags: wanted.flags },
-    keep: { source: wanted.source, flags: wanted.flags },
-    regions: true,
-  }, (path, outcome) => {
+  const parse = definitionsParse(ctx, wanted, true);
+  await ctx.session.symbols.eachFile(ws, toParse, parse, (path, outcome) => {
     if (outcome.ok) found.set(path, named(outcome.symbols, name));
   }).finally(release);
   const out: Definition[] = [];

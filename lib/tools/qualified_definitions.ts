@@ -5,6 +5,7 @@
  */
 import type { ToolContext } from "./tool.ts";
 import type { Found } from "./definition_tally.ts";
+import { definitionsParse } from "./symbol_scope.ts";
 import { candidatePattern } from "../symbols/candidates.ts";
 import type { CodeSymbol } from "../symbols/types.ts";
 import { enclosingNames, endsWithParts } from "../symbols/qualified_name.ts";
@@ -84,14 +85,8 @@ export async function qualifiedDefinitions(
   const wanted = candidatePattern(query.name, "exact", false);
   const modules = new ModulePaths(ws);
   const pending: Array<Promise<Found[]>> = [];
-  await ctx.session.symbols.eachFile(ws, candidates, {
-    signal: ctx.signal,
-    maxBytes: ctx.config.maxReadBytes,
-    definitionsOnly: true,
-    definitionOf: { source: wanted.source, flags: wanted.flags },
-    keep: { source: wanted.source, flags: wanted.flags },
-    regions: true,
-  }, (path, outcome) => {
+  const parse = definitionsParse(ctx, wanted, true);
+  await ctx.session.symbols.eachFile(ws, candidates, parse, (path, outcome) => {
     if (!outcome.ok) return;
     const named = collect(path, outcome.symbols, (s) => s.name === query.name);
     if (named.length > 0) pending.push(qualify(modules, path, named).then(() => named));

@@ -6,6 +6,30 @@ import { holdingIndexNotice } from "../search/search.ts";
 import { candidateFiles, type NameMatch, otherFiles } from "../symbols/candidates.ts";
 import { languageNames, languageOf } from "../symbols/languages.ts";
 import type { UnparsedReason } from "../symbols/worker_protocol.ts";
+import type { ParseOptions } from "../symbols/service.ts";
+import type { PatternSpec } from "../search/pattern.ts";
+
+/**
+ * The parse of a call that wants only the definitions of the names `wanted` (the candidate
+ * scan's per-line regex) matches: C/C++ files are cut to what may define them and a file of
+ * many symbols hands over only those; with `regions` (an exact name) only the items around its
+ * possible definitions are parsed.
+ */
+export function definitionsParse(
+  ctx: ToolContext,
+  wanted: PatternSpec,
+  regions: boolean,
+): ParseOptions {
+  const pattern = { source: wanted.source, flags: wanted.flags };
+  return {
+    signal: ctx.signal,
+    maxBytes: ctx.config.maxReadBytes,
+    definitionsOnly: true,
+    definitionOf: pattern,
+    keep: pattern,
+    regions,
+  };
+}
 
 /**
  * The scope of path, glob and type, and the files in it that mention `name` as a whole word (one
