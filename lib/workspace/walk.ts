@@ -276,7 +276,9 @@ class Walker {
       }
       if (target.isDir && depth < this.#maxDepth) {
         signal?.throwIfAborted();
-        if (!this.#descend(f, target, depth)) return yield* this.#restart();
+        if (!this.#descend(f, target, { depth, eager: false, floor: null })) {
+          return yield* this.#restart();
+        }
       }
     }
     if (this.#pending.length > 0) {
@@ -421,19 +423,7 @@ class Walker {
   #resumeInto(f: Frame, t: Target, depth: number): boolean {
     if (!t.isDir || depth >= this.#maxDepth) return true;
     const rest = f.floor!.slice(1);
-    if (!this.#enterParent(f)) return false;
-    const next = this.#open({
-      eager: true,
-      rel: t.rel,
-      real: t.abs,
-      realRel: t.realRel,
-      depth,
-      chain: f.chain,
-      viaLink: t.viaLink,
-      floor: rest.length > 0 ? rest : null,
-    });
-    if (next !== null) this.#stack.push(next);
-    return true;
+    return this.#descend(f, t, { depth, eager: true, floor: rest.length > 0 ? rest : null });
   }
 
   /** The entry to give, with its stat when asked; null when it vanished. */
@@ -458,17 +448,15 @@ class Walker {
   }
 
   /** Into a child folder (its parent recorded first); false: restart. */
-  #descend(f: Frame, t: Target, depth: number): boolean {
+  #descend(f: Frame, t: Target, at: Pick<FrameAt, "depth" | "eager" | "floor">): boolean {
     if (!this.#enterParent(f)) return false;
     const next = this.#open({
-      eager: false,
+      ...at,
       rel: t.rel,
       real: t.abs,
       realRel: t.realRel,
-      depth,
       chain: f.chain,
       viaLink: t.viaLink,
-      floor: null,
     });
     if (next !== null) this.#stack.push(next);
     return true;

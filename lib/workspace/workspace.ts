@@ -511,16 +511,9 @@ export class Workspace {
     rel: string,
     options: { maxBytes?: number; forTypes?: boolean } = {},
   ): Uint8Array {
-    const r = this.#resolveFile(rel, options.forTypes === true);
-    const guard = new FolderGuard(this.root);
-    const state = guard.enter(parentOf(r.abs));
-    if (state === "bad") throw changed(rel);
-    const file = openCheckedSync(r.abs, rel);
+    const { file, size } = this.#openSync(rel, options.forTypes === true);
     try {
-      const opened = file.statSync();
-      this.#checkIdentity(rel, r.info, opened);
-      if (!this.#openedInside(guard, state, r.abs, opened)) throw changed(rel);
-      const limit = byteLimit(opened.size, options.maxBytes);
+      const limit = byteLimit(size, options.maxBytes);
       return readFullySync(file, new Uint8Array(limit));
     } finally {
       file.close();
@@ -611,7 +604,15 @@ export class Workspace {
 
   /** openFile, synchronously (for the search workers); the caller closes the handle. */
   openFileSync(rel: string): { file: Deno.FsFile; size: number; rel: string; abs: string } {
-    const r = this.#resolveFile(rel);
+    return this.#openSync(rel, false);
+  }
+
+  /** openFileSync, and readFileSync's open (`withIgnored`: forTypes). */
+  #openSync(
+    rel: string,
+    withIgnored: boolean,
+  ): { file: Deno.FsFile; size: number; rel: string; abs: string } {
+    const r = this.#resolveFile(rel, withIgnored);
     const guard = new FolderGuard(this.root);
     const state = guard.enter(parentOf(r.abs));
     if (state === "bad") throw changed(rel);
