@@ -19,6 +19,7 @@ import { checkCurrent, type EditLimits, EditRefusal, load, type Loaded } from ".
 import { lstatOrNull } from "../workspace/lstat.ts";
 import { DestinationExists, moveFileNoReplace } from "./no_replace.ts";
 import { moveFolder } from "./folder_move.ts";
+import { announceMove } from "./announce_move.ts";
 
 export interface DeleteOutcome {
   path: string;
@@ -185,13 +186,7 @@ export async function moveFile(
       }
       await syncFolder(destination.dir);
       if (source.dir !== destination.dir) await syncFolder(source.dir);
-      edits.reads.rename(source.abs, destination.abs);
-      const gone = { rel: source.rel, abs: source.abs, created: true, removed: true };
-      const made = { rel: destination.rel, abs: destination.abs, created: true };
-      forgetAfterWrite(ws, gone);
-      forgetAfterWrite(ws, made);
-      edits.written(gone);
-      edits.written(made);
+      announceMove(ws, edits, { from: source, to: destination });
       return { source: source.rel, destination: destination.rel, bytes: loaded.bytes.length };
     }));
 }

@@ -7,12 +7,7 @@
  * point elsewhere once moved). What was shown of each file stays shown under its new name, and
  * every cache hears of each file that moved.
  */
-import {
-  createFolders,
-  forgetAfterWrite,
-  resolveForWrite,
-  type WriteTarget,
-} from "../workspace/write_target.ts";
+import { createFolders, resolveForWrite, type WriteTarget } from "../workspace/write_target.ts";
 import { WorkspaceError } from "../workspace/errors.ts";
 import { forgetListing } from "../workspace/walk.ts";
 import { lstatOrNull } from "../workspace/lstat.ts";
@@ -21,6 +16,7 @@ import { syncFolder } from "./atomic_write.ts";
 import type { EditSession } from "./edit_session.ts";
 import { EditRefusal } from "./operations.ts";
 import { DestinationExists, moveFolderNoReplace } from "./no_replace.ts";
+import { announceMove } from "./announce_move.ts";
 
 /** Entries (files and folders) a folder move takes at most. */
 export const MAX_FOLDER_ENTRIES = 5000;
@@ -163,15 +159,7 @@ function announce(
   pairs: readonly { from: WriteTarget; to: WriteTarget }[],
   folders: { from: string; to: string; subs: readonly string[] },
 ): void {
-  for (const { from, to } of pairs) {
-    edits.reads.rename(from.abs, to.abs);
-    const gone = { rel: from.rel, abs: from.abs, created: true, removed: true };
-    const made = { rel: to.rel, abs: to.abs, created: true };
-    forgetAfterWrite(ws, gone);
-    forgetAfterWrite(ws, made);
-    edits.written(gone);
-    edits.written(made);
-  }
+  for (const pair of pairs) announceMove(ws, edits, pair);
   for (const base of [folders.from, folders.to]) {
     forgetListing(base.slice(0, base.lastIndexOf("/")) || "/");
     forgetListing(base);
