@@ -9,17 +9,13 @@
 import type { Workspace } from "../workspace/workspace.ts";
 import { type BatchFile, BatchRefusal } from "./batch_write.ts";
 import { decodeText } from "./text_form.ts";
+import type { SpanEdit } from "../semantic/engine.ts";
 
-/** One replacement: `line`:`column` up to, not including, `end_line`:`end_column`. */
-export interface Span {
-  path: string;
-  line: number;
-  column: number;
-  end_line: number;
-  end_column: number;
-  old_text: string;
-  new_text: string;
-}
+/**
+ * One replacement as an engine answers it (lib/semantic/engine.ts SpanEdit): `line`:`column` up
+ * to, not including, `end_line`:`end_column`.
+ */
+export type Span = SpanEdit;
 
 /** A file's spans applied: its text before and after (batch_write's BatchFile), its spans. */
 export interface SpannedFile extends BatchFile {

@@ -144,17 +144,11 @@ export interface TypeInfo {
   documentation: string;
 }
 
-/** A function, method, class or file in a call hierarchy; library items as definitions are. */
-export interface CallItem {
-  path: string | null;
-  external?: string;
-  line: number;
-  column: number;
-  end_line: number;
-  kind: string;
-  name: string;
-  text: string;
-}
+/**
+ * A function, method, class or file in a call hierarchy: placed and named as a definition is
+ * (library items too).
+ */
+export type CallItem = Definition;
 
 /**
  * One call of a call hierarchy, in depth-first order under the item asked about: its parent is
