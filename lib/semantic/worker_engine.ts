@@ -15,7 +15,15 @@
  * starts a fresh one. A diagnostics question stopped by its limit or cancelled is answered with
  * the files checked so far, `stopped` saying why (a partial answer: never paged further). Cancellation reaches the worker through a SharedArrayBuffer: the
  * id of the cancelled question is stored in its first Int32 slot.
+ *
+ * In the shared daemon the worker and its programs serve every session (a question asked there
+ * has an owner, lib/call_owner.ts): a question cancelled because its session cancelled it or
+ * went away leaves the worker to finish the step it is in (a program build that the other
+ * sessions' questions need, which TypeScript cannot interrupt), and the worker is terminated
+ * only if it is still busy at the question's own time bound (`budgetMs` from its start; a
+ * diagnostics question without a limit: `budgetMs` from the cancellation).
  */
+import { currentOwner } from "../call_owner.ts";
 import { log } from "../log.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import {
@@ -86,6 +94,10 @@ interface Asked {
   /** Cancelled while with the worker: its answer is dropped. */
   cancelled: boolean;
   timers: number[];
+  /** The session that asked, in the shared daemon (lib/call_owner.ts); undefined in one session. */
+  owner: object | undefined;
+  /** When the worker began it (performance.now()), or null before. */
+  begunAt: number | null;
 }
 
 const DEFAULT_IDLE_MS = 5 * 60 * 1000;
@@ -171,6 +183,8 @@ export class WorkerEngine implements Engine {
         leftOut: 0,
         cancelled: false,
         timers: [],
+        owner: currentOwner(),
+        begunAt: null,
       };
       const onAbort = () => this.#abort(asked, options.signal.reason);
       const done = () => {
@@ -214,6 +228,7 @@ export class WorkerEngine implements Engine {
 
   /** The worker began the question (its engine is loaded): its time bound starts. */
   #begun(asked: Asked): void {
+    asked.begunAt = performance.now();
     const query = asked.query;
     const bound = query.kind !== "diagnostics" ? this.#budgetMs : query.timeoutMs;
     if (bound === undefined) return;
@@ -235,7 +250,7 @@ export class WorkerEngine implements Engine {
       if (this.#cancel !== null) Atomics.store(this.#cancel, 0, asked.id);
       const timer = setTimeout(() => {
         if (this.#current === asked) this.#restart("cancelled");
-      }, GRACE_MS);
+      }, this.#stopWait(asked));
       Deno.unrefTimer(timer);
     }
     if (asked.query.kind === "diagnostics") {
@@ -243,6 +258,18 @@ export class WorkerEngine implements Engine {
       return;
     }
     asked.reject(reason instanceof Error ? reason : new Error(String(reason)));
+  }
+
+  /**
+   * How long a cancelled question's worker may take to stop on its own: GRACE_MS in one session;
+   * in the shared daemon, what is left of the question's own bound (see the module comment).
+   */
+  #stopWait(asked: Asked): number {
+    if (asked.owner === undefined) return GRACE_MS;
+    const query = asked.query;
+    const bound = query.kind !== "diagnostics" ? this.#budgetMs : query.timeoutMs;
+    if (bound === undefined || asked.begunAt === null) return (bound ?? this.#budgetMs) + GRACE_MS;
+    return Math.max(GRACE_MS, asked.begunAt + bound + GRACE_MS - performance.now());
   }
 
   /** The files a diagnostics question checked so far, with why it stopped. */

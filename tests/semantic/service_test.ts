@@ -12,6 +12,7 @@ import { GRACE_MS, type WorkerEngine } from "../../lib/semantic/worker_engine.ts
 import { typescriptEngine } from "../../lib/semantic/typescript/engine.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import type { Answer, Query } from "../../lib/semantic/engine.ts";
+import { asOwner } from "../../lib/call_owner.ts";
 
 /** Above a worker's first program (lib files) under load, far below binding SLOW_BUNDLE. */
 const BUDGET_MS = 8000;
@@ -44,6 +45,12 @@ function ask(
 const DEFINITION = {
   kind: "definition",
   at: { path: "fast/b.ts", line: 1, name: "alpha" },
+} as const;
+
+/** A question on the slow project itself: it needs the program the slow question builds. */
+const DEFINITION_IN_SLOW = {
+  kind: "definition",
+  at: { path: "slow/x.ts", line: 1, name: "x" },
 } as const;
 
 function definedAt(answer: Answer): string[] {
@@ -96,6 +103,33 @@ Deno.test("semantic service: a cancelled question is dropped at once and the que
     assert.deepEqual(definedAt(await next), ["fast/a.ts:1"]);
     const ms = performance.now() - t;
     assert.ok(ms < GRACE_MS + WELL_BELOW_MS, `the next question waited ${ms.toFixed(0)} ms`);
+  } finally {
+    service.stop();
+    await tree.dispose();
+  }
+});
+
+Deno.test("semantic service: in the shared daemon, a question its session cancels leaves the worker and the program it was binding to another session's question", async () => {
+  // 40,000 redeclarations: TypeScript binds them for seconds (far past GRACE_MS), uninterrupted.
+  const { tree, ws } = await world({ "slow/bundle.js": "var a=1;\n".repeat(40_000) });
+  const service = typescriptEngine({ budgetMs: 120_000 });
+  const [sessionA, sessionB] = [{}, {}];
+  try {
+    const controller = new AbortController();
+    const slow = asOwner(
+      sessionA,
+      () => service.ask(ws, { kind: "diagnostics", path: "slow" }, { signal: controller.signal }),
+    );
+    const other = asOwner(sessionB, () => ask(service, ws, DEFINITION_IN_SLOW));
+    await new Promise((r) => setTimeout(r, 300));
+    // Session A cancels (or its relay went away) while its project binds.
+    controller.abort(new Error("relay gone"));
+    const cut = await slow;
+    assert.equal(cut.kind, "diagnostics");
+    if (cut.kind === "diagnostics") assert.match(cut.stopped ?? "", /^Cancelled with 0 of /);
+    assert.deepEqual(definedAt(await other), ["slow/x.ts:1"]);
+    // The worker that bound the project answered B: it was not terminated and started again.
+    assert.equal(service.started, 1);
   } finally {
     service.stop();
     await tree.dispose();
