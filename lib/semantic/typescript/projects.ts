@@ -364,6 +364,15 @@ export class ProjectSet {
     return this.allConfigs().map((config) => this.#project(config));
   }
 
+  /**
+   * Throws TypeScript's cancellation when the question was cancelled: between two program
+   * builds, which TypeScript itself never interrupts (so that a worker a cancelled question
+   * leaves to finish, lib/semantic/worker_engine.ts, builds no more than the program it is in).
+   */
+  throwIfCancelled(): void {
+    this.#token.throwIfCancellationRequested();
+  }
+
   /** The default project (files no config lists). */
   defaultProject(): Project {
     return this.#defaultProject();

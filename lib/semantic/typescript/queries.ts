@@ -142,12 +142,15 @@ export class SemanticQueries {
 
   /**
    * Every project whose program holds `path` (listed or reached through imports and `paths`):
-   * the owner first, then the other configs' projects by path (built for the question).
+   * the owner first, then the other configs' projects by path (built for the question, each
+   * after a cancellation check).
    */
   #holders(owner: Project, path: string): Project[] {
     const out = [owner];
     for (const project of this.#projects.configProjects()) {
-      if (project !== owner && project.holds(path)) out.push(project);
+      if (project === owner) continue;
+      this.#projects.throwIfCancelled();
+      if (project.holds(path)) out.push(project);
     }
     return out;
   }
