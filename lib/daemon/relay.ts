@@ -125,8 +125,10 @@ export class Relay {
       const unfit = existingFolderProblem(paths.folder, uid);
       if (unfit !== null) throw new NotUsed(unfit);
       try {
+        // The link may end before `open` returns (a daemon dying as it accepts): the callback
+        // names no link of its own, it only drops the relay's link once that one has closed.
         const link = await DaemonLink.open(paths.socket, hello, () => {
-          if (this.#link === link) this.#link = null;
+          if (this.#link !== null && !this.#link.open) this.#link = null;
         }, Math.max(1, deadline - performance.now()));
         if ("refused" in link) {
           throw new NotUsed(`the daemon at ${paths.socket} is not used: ${link.refused}`);

@@ -64,6 +64,58 @@ Deno.test("daemon: kill -9 of the daemon answers the call in flight -32000, and 
   }
 });
 
+Deno.test("daemon: a socket that hangs up before the welcome gives the call an error, and the relay lives on", async () => {
+  const world = await DaemonWorld.create(FILES);
+  let squatter: Deno.ChildProcess | null = null;
+  try {
+    const a = await world.session();
+    const [daemon] = await world.waitForDaemons(1);
+    const [socket] = (await entries(world.folder)).filter((name) => name.endsWith(".sock"));
+    Deno.kill(daemon, "SIGKILL");
+    await world.waitForDaemons(0);
+    // In the daemon's place, a process that accepts and hangs up at once, before any welcome.
+    squatter = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--allow-net",
+        "--allow-read",
+        "--allow-write",
+        new URL("./probes/hang_up_listener.ts", import.meta.url).pathname,
+        `${world.folder}/${socket}`,
+      ],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const reader = squatter.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    assert.equal((await reader.read()).value?.trim(), "ready");
+    reader.releaseLock();
+    // Every daemon it starts finds the socket answered and leaves: the call ends in an error.
+    await a.send(call(2, "grep", { pattern: "needle" }));
+    const failed = JSON.parse(await a.take((l) => JSON.parse(l).id === 2, 60_000));
+    assert.equal(failed.error?.code, -32603, JSON.stringify(failed));
+    assert.match(failed.error.message, /could not be started again/);
+    // The relay is alive, and once the socket is free the next call works on a new daemon.
+    squatter.kill("SIGKILL");
+    await squatter.status;
+    squatter = null;
+    assert.equal(
+      JSON.parse(await a.request(3, "ping").then(JSON.stringify)).result !== undefined,
+      true,
+    );
+    await a.send(call(4, "grep", { pattern: "needle" }));
+    const again = JSON.parse(await a.take((l) => JSON.parse(l).id === 4, 60_000));
+    assert.deepEqual(content(JSON.stringify(again)).files, ["a.txt"]);
+  } finally {
+    if (squatter !== null) {
+      squatter.kill("SIGKILL");
+      await squatter.status;
+    }
+    await world.dispose();
+  }
+});
+
 Deno.test("daemon: kill -9 of a relay leaves the other sessions and the daemon untouched", async () => {
   const world = await DaemonWorld.create(FILES);
   try {

@@ -109,9 +109,26 @@ export class DaemonWorld {
     for (;;) {
       const pids = await this.daemons();
       if (pids.length === count) return pids;
-      if (Date.now() > deadline) assert.fail(`wanted ${count} daemons, have ${pids.length}`);
+      if (Date.now() > deadline) {
+        assert.fail(`wanted ${count} daemons, have ${pids.length}: ${await this.#described(pids)}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  /** Each pid's state, age and command (ps), for a failure's message. */
+  async #described(pids: number[]): Promise<string> {
+    if (pids.length === 0) return "none";
+    const out = await new Deno.Command("ps", {
+      args: ["-ww", "-o", "pid=,stat=,etime=,command=", "-p", pids.join(",")],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const listed = new TextDecoder().decode(out.stdout).trim().replaceAll(/\s*\n\s*/g, " | ");
+    const logs = this.#sessions.map((s, i) =>
+      `relay ${i}: ${JSON.stringify(s.stderrSoFar.slice(-600))}`
+    );
+    return `${listed}; ${logs.join("; ")}`;
   }
 
   /** Kills every relay and every daemon of this world, then removes its folders. */

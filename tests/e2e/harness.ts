@@ -211,6 +211,11 @@ export class ServerProcess {
     }
   }
 
+  /** What the process has written on stderr so far. */
+  get stderrSoFar(): string {
+    return this.#stderrSoFar;
+  }
+
   /** Lines received and not read yet. */
   get unread(): readonly string[] {
     return this.#lines;
