@@ -7,7 +7,7 @@ import denoJson from "./deno.json" with { type: "json" };
 import { tuneAllocator } from "./lib/cli/allocator.ts";
 import { parseArgs, usage } from "./lib/cli/args.ts";
 import { TOOL_GROUPS } from "./lib/cli/tool_selection.ts";
-import { revokeGit, revokeUnused } from "./lib/cli/permissions.ts";
+import { revokeGit, revokeNativeCode, revokeUnused } from "./lib/cli/permissions.ts";
 import { chooseCacheDir } from "./lib/index/store/cache_dir.ts";
 import { type CacheWriterHandle, startCacheWriter } from "./lib/index/store/cache_owner.ts";
 import { startIndexEarly } from "./lib/index/early_start.ts";
@@ -46,14 +46,13 @@ function writeStdout(text: string): void {
 }
 
 async function main(): Promise<number> {
-  // Before anything else: the allocator's setting holds for every later allocation, and the
-  // native-code permission it needs is given up with it.
-  const allocator = tuneAllocator();
   const config = configOrExit();
   if (typeof config === "number") return config;
   setLogLevel(config.logLevel);
-  log.debug(allocator);
   if (config.serveDaemon) {
+    // Before anything large: the allocator's setting holds for every later allocation, and the
+    // native-code permission it needs is given up with it.
+    log.debug(tuneAllocator());
     const daemon = await import(DAEMON) as typeof import("./lib/daemon/daemon.ts");
     return await daemon.serveDaemon(config, VERSION);
   }
@@ -65,7 +64,12 @@ async function main(): Promise<number> {
     return 2;
   }
   if (choice.notice !== undefined) log.warn(choice.notice);
-  return await new Session(config, choice).serve();
+  const session = new Session(config, choice);
+  // A relay allocates little: the allocator is tuned (and the native code it needs loaded, about
+  // 2 MiB) only if the session ends up running here (throughDaemon); it keeps the permission
+  // until then, and gives it up on connecting.
+  if (!session.relayed) log.debug(tuneAllocator());
+  return await session.serve();
 }
 
 /** The parsed flags, or the exit code once --help, --version or a wrong flag has been answered. */
@@ -112,9 +116,10 @@ function availabilityOf(config: Config, choice: RootChoice): ToolAvailability {
 class Session {
   readonly #config: Config;
   readonly #choice: RootChoice;
-  readonly #available: ToolAvailability;
+  /** What this session offers, decided when first needed (a relay never needs it). */
+  #availability: ToolAvailability | undefined;
   /** Through the shared daemon (lib/daemon/), when asked and a workspace is served. */
-  readonly #relayed: boolean;
+  readonly relayed: boolean;
   #cache: CacheWriterHandle | null = null;
   /** With a stored index, the index worker starts before the features load (early_start.ts). */
   #early: SearchIndex | null = null;
@@ -126,8 +131,11 @@ class Session {
   constructor(config: Config, choice: RootChoice) {
     this.#config = config;
     this.#choice = choice;
-    this.#available = availabilityOf(config, choice);
-    this.#relayed = config.daemon && choice.root !== null && Deno.build.os !== "windows";
+    this.relayed = config.daemon && choice.root !== null && Deno.build.os !== "windows";
+  }
+
+  get #available(): ToolAvailability {
+    return this.#availability ??= availabilityOf(this.#config, this.#choice);
   }
 
   /** Serves stdin until it ends; the exit code. */
@@ -145,16 +153,17 @@ class Session {
     Deno.addSignalListener("SIGTERM", stop);
     // A relay whose host closed stdin lets the calls in the daemon finish for at most
     // SHUTDOWN_FLUSH_MS, then cancels what is left.
-    const input = this.#relayed ? boundedAtEnd(Deno.stdin, () => server.shutdown()) : Deno.stdin;
+    const input = this.relayed ? boundedAtEnd(Deno.stdin, () => server.shutdown()) : Deno.stdin;
     await server.serve(input, Deno.stdout, {
       maxMessageBytes: this.#config.maxMessageBytes,
       onInitialized: () => {
-        if (this.#relayed) this.#loadTable();
+        if (this.relayed) this.#loadTable();
         else this.#load().then((loaded) => loaded.warm());
       },
     });
     // A session that ended before any feature loaded gives up the rest all the same.
-    this.#giveUp(false);
+    if (this.#features === undefined) revokeUnused({ write: false, run: false });
+    revokeNativeCode();
     (await this.#features)?.close();
     await this.#relay?.close(SHUTDOWN_FLUSH_MS);
     return 0;
@@ -167,14 +176,10 @@ class Session {
    * session, and only there) started while the launch permissions still hold; a worker cannot
    * gain a permission later. Done after the answer, so that the answer does not wait for it.
    */
-  #giveUp(withCache = true): void {
+  #giveUp(): void {
     if (this.#givenUp) return;
     this.#givenUp = true;
     const revoke = { write: this.#available.write, run: this.#available.git };
-    if (!withCache) {
-      revokeUnused(revoke);
-      return;
-    }
     const root = this.#choice.root;
     const cacheChoice = chooseCacheDir(this.#config, root);
     if (cacheChoice.dir !== null) {
@@ -209,7 +214,7 @@ class Session {
    * runs here, as with --no-daemon, and one stderr line says why), else this process's features.
    */
   #loadTable(): Promise<MethodTable> {
-    return this.#table ??= this.#relayed
+    return this.#table ??= this.relayed
       ? throughDaemon(this.#choice.root!, this.#config, () => this.#load()).then((through) => {
         this.#relay = through.relay;
         return through.table;
@@ -250,14 +255,16 @@ async function throughDaemon(
     const relay = new module.Relay(plan);
     try {
       await relay.connect();
-      // The relay runs git never: only the daemon does.
+      // The relay runs git never (only the daemon does), and needs no native code.
       revokeGit();
+      revokeNativeCode();
       return { table: relay.table(), relay };
     } catch (error) {
       why = `the shared daemon did not start: ${error instanceof Error ? error.message : error}`;
     }
   }
   log.warn(`${why}; this session runs in its own process (as with --no-daemon)`);
+  log.debug(tuneAllocator());
   const loaded = await local();
   loaded.warm();
   return { table: loaded.table, relay: null };

@@ -7,8 +7,11 @@
  * turns the dynamic one off) keeps those buffers mapped, so they go back when freed.
  *
  * This is the only code that loads native code: libc by its absolute path, mallopt and nothing
- * else. The native-code permission is given up before anything else runs, whether or not the
- * tuning applied (macOS and Windows, a libc that is not glibc, a launch without --allow-ffi).
+ * else. The native-code permission is given up with it, whether or not the tuning applied (macOS
+ * and Windows, a libc that is not glibc, a launch without --allow-ffi): at start, before anything
+ * large; in a relay (main.ts) only if the session ends up running in that process (a relay that
+ * reaches its daemon never tunes, since loading the native-code support costs it about 2 MiB, and
+ * gives the permission up on connecting).
  */
 
 /** mallopt's parameter number for the mmap threshold (glibc's malloc.h). */

@@ -33,6 +33,11 @@ export function revokeSelfRun(): void {
   }
 }
 
+/** Gives up loading native code (lib/cli/allocator.ts is its only use). */
+export function revokeNativeCode(): void {
+  Deno.permissions.revokeSync({ name: "ffi" });
+}
+
 /** A relay runs no git (its daemon does). */
 export function revokeGit(): void {
   try {
