@@ -124,6 +124,8 @@ interface Asked {
   ms: number;
   answer: string[];
   projects: string[];
+  /** The error B got instead of an answer (the leaving rounds only). */
+  error?: string;
 }
 
 /** Asks one question, timed from the tools/call to its answer. */
@@ -196,7 +198,13 @@ async function leaving(first: Question, q: Question, dir?: string): Promise<Aske
   const t0 = performance.now();
   const fromA = ask(a, first).catch(() => null);
   await new Promise((r) => setTimeout(r, 300));
-  const fromB = ask(b, q);
+  const tB = performance.now();
+  const fromB = ask(b, q).catch((error: Error): Asked => ({
+    ms: performance.now() - tB,
+    answer: [],
+    projects: [],
+    error: error.message.slice(error.message.indexOf('"text":"') + 8).slice(0, 60),
+  }));
   await new Promise((r) => setTimeout(r, t0 + LEAVE_AFTER_MS - performance.now()));
   a.kill();
   await fromA;
@@ -385,7 +393,8 @@ try {
         `  A leaves mid-build (${side}): B ${definition.label}: ${
           (left.ms / 1000).toFixed(2)
         } s; ` +
-          `${same ? "equal" : "DIFFERENT"}; load ${loadAverage()}`,
+          `${left.error ? `no answer: ${left.error}...` : same ? "equal" : "DIFFERENT"}; ` +
+          `load ${loadAverage()}`,
       );
     }
   }
