@@ -6,7 +6,9 @@
  *
  * - session A (a relay with `--daemon`, its own socket folder, `--daemon-idle-s 0`, its own
  *   `--cache-dir`) asks a first question, so that the daemon builds the program (TypeScript:
- *   find_references, which builds every project that holds the file); A stays open;
+ *   go_to_definition, which builds the owning project, then find_references, which builds every
+ *   other project that holds the file; a question refused at the 20 s bound on a loaded machine
+ *   is asked again); A stays open;
  * - then, for each question, a new session B (a new relay on the same key) asks it right after
  *   its handshake, timed from the tools/call to its answer, and closes; the next B comes after
  *   the last one has gone, so each also shows that a session's end leaves the engine to the
@@ -186,6 +188,21 @@ function typescriptCold(module: string, q: Question, configs: string[]): Anchore
 }
 
 /**
+ * Session A's question, asked again when refused at the time bound (a machine so loaded that a
+ * program build takes over 20 s): the bench needs the program built, not A's time.
+ */
+async function patiently(peer: Peer, q: Question): Promise<Asked> {
+  for (let tries = 1;; tries++) {
+    try {
+      return await ask(peer, q);
+    } catch (error) {
+      if (tries === 3 || !String(error).includes("no answer within")) throw error;
+      console.log(`  A ${q.label}: refused at the time bound, asked again; load ${loadAverage()}`);
+    }
+  }
+}
+
+/**
  * In a fresh daemon (of the checkout `dir`): A asks `first`, B asks `q` 0.3 s later, A's relay
  * is killed LEAVE_AFTER_MS after A's call; B's time from its call to its answer.
  */
@@ -223,6 +240,8 @@ function daemonPids(): number[] {
 
 /** What the rounds ask on one corpus, and the standalone engine that answers it cold. */
 interface Setup {
+  /** Session A's questions before `first` (one program build each, within the time bound). */
+  before: Question[];
   /** Session A's question: the daemon builds the program. */
   first: Question;
   /** Each asked by a new session B. */
@@ -251,6 +270,12 @@ function typescriptSetup(root: string): Setup {
     "isRef",
   );
   return {
+    // The owning project first, then the other projects that hold the file (references).
+    before: [{
+      ...first,
+      label: "definition toValue (ref.ts), session A",
+      tool: "go_to_definition",
+    }],
     first,
     questions: [
       { ...first, label: "references toValue (ref.ts), the same as A" },
@@ -294,6 +319,7 @@ function pyrightSetup(root: string): Setup {
     "merge_setting",
   );
   return {
+    before: [],
     first,
     questions: [
       { ...first, label: "definition Session (api.py), the same as A" },
@@ -341,10 +367,13 @@ try {
     const place = await freshDaemonPlace();
     const a = relay(place);
     await a.handshake();
-    const fromA = await ask(a, first);
-    aTimes.push(fromA.ms);
+    let aMs = 0;
+    for (const q of setup.before) aMs += (await patiently(a, q)).ms;
+    const fromA = await patiently(a, first);
+    aTimes.push(aMs + fromA.ms);
     console.log(
-      `round ${round + 1}: A ${first.label}: ${(fromA.ms / 1000).toFixed(2)} s, ` +
+      `round ${round + 1}: A ${first.label}: ${(fromA.ms / 1000).toFixed(2)} s ` +
+        `(${((aMs + fromA.ms) / 1000).toFixed(2)} s with what it asked before), ` +
         `[${fromA.answer.length}]${
           ENGINE === "typescript" ? ` in ${fromA.projects.join(", ")}` : ""
         }; load ${loadAverage()}`,
