@@ -102,7 +102,9 @@ export class DaemonSession {
       this.#stream.flush().finally(() => this.#stream.close());
       return;
     }
-    const features = sessionFeatures(host.shared, config, this.#available(config));
+    const features = sessionFeatures(host.shared, config, this.#available(config), {
+      walkAhead: false,
+    });
     this.#table = features.table;
     this.#close = () => features.close();
     features.warm();

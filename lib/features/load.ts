@@ -53,7 +53,7 @@ export function loadFeatures(
   early: SearchIndex | null = null,
 ): LoadedFeatures {
   const shared = loadShared(root, config, available, cache, early);
-  const session = sessionFeatures(shared, config, available, shared.services);
+  const session = sessionFeatures(shared, config, available, { session: shared.services });
   return {
     table: session.table,
     warm() {
@@ -111,17 +111,34 @@ export function loadShared(
   };
 }
 
+/** How one session's features are made (sessionFeatures). */
+export interface SessionOptions {
+  /**
+   * The shared services themselves, for the one session of a process; by default a Session of
+   * its own over them (the daemon's sessions).
+   */
+  session?: Session;
+  /**
+   * warm() walks the first page of resources/list ahead (default true). A daemon's sessions do
+   * not: what a new session costs the daemon stays near nothing, and its first calls do not
+   * share the main thread with a walk it may never use.
+   */
+  walkAhead?: boolean;
+}
+
 /**
  * One session's features over the shared ones: its tools (`available`, its `--tools`), its
- * limits (`config`), and what it read and wrote. `session` is the shared services themselves for
- * the one session of a process, or a Session of its own in the daemon.
+ * limits (`config`), and what it read and wrote. Its warm-up compiles nothing twice: the tools'
+ * schemas and the libraries are compiled and loaded once per process.
  */
 export function sessionFeatures(
   shared: SharedFeatures,
   config: Config,
   available: ToolAvailability,
-  session: Session = new Session({ write: available.write, shared: shared.services }),
+  options: SessionOptions = {},
 ): LoadedFeatures {
+  const session = options.session ??
+    new Session({ write: available.write, shared: shared.services });
   const workspace = shared.workspace;
   const tools = { tools: toolsFor(available), workspace, config, session };
   const edits = session.edits;
@@ -130,7 +147,7 @@ export function sessionFeatures(
     table: featureMethods({ tools, resources }),
     warm() {
       warmToolChecks(tools);
-      resources.warm();
+      resources.warm({ firstPage: options.walkAhead !== false });
     },
     close() {
       session.close();

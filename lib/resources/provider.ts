@@ -31,7 +31,7 @@ export function createResourceProvider(
   workspace: Workspace | null,
   config: Config,
   options: { pageSize?: number; edits?: EditSession | null } = {},
-): ResourceProvider & { close(): void; warm(): void } {
+): ResourceProvider & { close(): void; warm(options?: { firstPage?: boolean }): void } {
   return new WorkspaceResources(workspace, config, options);
 }
 
@@ -131,10 +131,14 @@ class WorkspaceResources implements ResourceProvider {
     return { contents: [contents] };
   }
 
-  /** Prepares the first page between requests (call once the handshake is done). */
-  warm(): void {
+  /**
+   * Loads the libraries and prepares the first page between requests (call once the handshake
+   * is done); `firstPage: false` loads the libraries only (a shared daemon's sessions, whose
+   * first page is walked when asked, not by every session that starts).
+   */
+  warm(options: { firstPage?: boolean } = {}): void {
     Promise.all([loadMimeLibrary(), warmCursorKey()]).then(
-      () => this.#lister()?.prepareFirst(),
+      () => options.firstPage === false ? undefined : this.#lister()?.prepareFirst(),
       () => {}, // nothing to warm: the first request loads what it needs
     );
   }
