@@ -37,7 +37,11 @@ export type ToIndex =
   | { t: "unwatched"; why: string }
   /** A grep happened: build now if the build was deferred. */
   | { t: "build" }
-  | { t: "query"; id: number; query: IndexQuery }
+  /**
+   * `early`: answered before the folders in scope are checked, with `checking` set; a "checked"
+   * message follows and says whether the answer stands (the search reads meanwhile).
+   */
+  | { t: "query"; id: number; query: IndexQuery; early?: boolean }
   /** Paths (absolute or root-relative) the server itself changed: re-read before the next query. */
   | { t: "touch"; paths: string[] }
   /** Tests: the watcher overflowed (as a "rescan" event does). */
@@ -81,6 +85,11 @@ export interface IndexStatus {
 export type FromIndex =
   | { t: "state"; status: IndexStatus }
   /** `candidates` null: use the full scan (`why` says why). */
-  | { t: "answer"; id: number; candidates: Candidates | null; why: string }
+  | { t: "answer"; id: number; candidates: Candidates | null; why: string; checking?: boolean }
+  /**
+   * After an early answer with `checking`: `fresh` when the changes heard of and the folders in
+   * scope changed nothing it was computed from; false: ask again.
+   */
+  | { t: "checked"; id: number; fresh: boolean }
   | { t: "status"; id: number; status: IndexStatus }
   | { t: "persisted"; id: number; error: string };

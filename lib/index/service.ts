@@ -17,6 +17,12 @@ export interface IndexAnswer {
   /** null: search the full scope (the reason is in `why`). */
   candidates: Candidates | null;
   why: string;
+  /**
+   * An early answer (asked with `early`): resolves to true once the index has checked that the
+   * candidates stand (the changes heard of and the folders in scope changed nothing), false when
+   * they must be asked for again. Absent: the candidates were checked before the answer.
+   */
+  fresh?: Promise<boolean>;
 }
 
 const OFF: IndexStatus = {
@@ -39,6 +45,8 @@ export class SearchIndex {
   #next = 1;
   readonly #waiting = new Map<number, (message: FromIndex) => void>();
   readonly #persisted = new Map<number, (error: string) => void>();
+  /** Early answers whose check has not come yet (FromIndex "checked"). */
+  readonly #checks = new Map<number, (fresh: boolean) => void>();
   /** Queries waiting on the stat pass, told how far it is. */
   readonly #listeners = new Set<(done: number, total: number, message: string) => void>();
   #stopped = false;
@@ -91,6 +99,12 @@ export class SearchIndex {
             } MiB${m.status.note === "" ? "" : `; ${m.status.note}`}`,
           );
         }
+        return;
+      }
+      if (m.t === "checked") {
+        const done = this.#checks.get(m.id);
+        this.#checks.delete(m.id);
+        done?.(m.fresh);
         return;
       }
       if (m.t === "persisted") {
@@ -180,14 +194,19 @@ export class SearchIndex {
    * `progress` hears how far the stat pass of a stored index is while the query waits for it
    * (files compared with the disk, of about `total`).
    */
+  /**
+   * `early`: the index answers before it checks the folders in scope, and the answer's `fresh`
+   * says later whether the candidates stand.
+   */
   async candidates(
     query: IndexQuery,
     progress?: (done: number, total: number, message: string) => void,
+    options: { early?: boolean } = {},
   ): Promise<IndexAnswer> {
     if (progress !== undefined) this.#listeners.add(progress);
     let answer: IndexAnswer;
     try {
-      answer = await this.#candidates(query);
+      answer = await this.#candidates(query, options.early === true);
     } finally {
       if (progress !== undefined) this.#listeners.delete(progress);
     }
@@ -208,7 +227,7 @@ export class SearchIndex {
     return this.#last;
   }
 
-  async #candidates(query: IndexQuery): Promise<IndexAnswer> {
+  async #candidates(query: IndexQuery, early: boolean): Promise<IndexAnswer> {
     // A grep can come before the session's warm-up started the worker: with a stored index it
     // starts now (and the grep waits for its stat pass) rather than scanning everything.
     if (this.#worker === null && this.#cache !== null && !this.#stopped) this.start();
@@ -220,9 +239,24 @@ export class SearchIndex {
       return { candidates: null, why: `index ${phase}` };
     }
     const id = this.#next++;
-    const m = await this.#ask(id, { t: "query", id, query });
-    if (m === null || m.t !== "answer") return { candidates: null, why: "index stopped" };
-    return { candidates: m.candidates, why: m.why };
+    // Registered before the query goes: the check follows the answer, never precedes it.
+    const fresh = early
+      ? new Promise<boolean>((resolve) => this.#checks.set(id, resolve))
+      : undefined;
+    const m = await this.#ask(
+      id,
+      early ? { t: "query", id, query, early } : { t: "query", id, query },
+    );
+    if (m === null || m.t !== "answer") {
+      this.#checks.get(id)?.(false);
+      this.#checks.delete(id);
+      return { candidates: null, why: "index stopped" };
+    }
+    if (m.checking !== true || fresh === undefined) {
+      this.#checks.delete(id);
+      return { candidates: m.candidates, why: m.why };
+    }
+    return { candidates: m.candidates, why: m.why, fresh };
   }
 
   /**
@@ -261,6 +295,8 @@ export class SearchIndex {
     this.#waiting.clear();
     for (const done of this.#persisted.values()) done("the index stopped");
     this.#persisted.clear();
+    for (const done of this.#checks.values()) done(false);
+    this.#checks.clear();
   }
 
   #requestBuild(): void {

@@ -104,6 +104,22 @@ Deno.test("index freshness: after a watcher overflow greps scan until a stat pas
   });
 });
 
+Deno.test("index freshness: a file created unheard is found (the early answer is checked)", async () => {
+  await withIndex(async (h) => {
+    // Events are lost from here on: only the folder check after the early answer can tell.
+    h.index.simulate("deafen");
+    await grepIndexed(h, { pattern: "alpha_token" });
+    const same = await grepIndexed(h, { pattern: "alpha_token" });
+    assert.equal(same.text, "src/a.c");
+    assert.equal(await h.index.lastAnswer?.fresh, true, "nothing changed: the early answer stands");
+    await Deno.writeTextFile(`${h.root}/src/unheard.c`, "int alpha_token_unheard;\n");
+    const r = await grepIndexed(h, { pattern: "alpha_token" });
+    assert.equal(r.text, "src/a.c\nsrc/unheard.c");
+    assert.equal(r.indexed, true, r.why);
+    assert.equal(r.text, await grepScanned(h, { pattern: "alpha_token" }));
+  });
+});
+
 Deno.test("index: edits made through the server are seen at once (update hook)", async () => {
   await withIndex(async (h) => {
     h.index.simulate("deafen");

@@ -49,6 +49,8 @@ export class LayeredIndex {
   #overlay: TrigramIndex;
   /** Paths added or removed since the last snapshot() (what a persist must catch up on). */
   readonly #changed = new Set<string>();
+  /** Counts every change of what the index answers (a file added or removed, a layer stacked). */
+  #version = 0;
 
   /** `sealBytes`: when the overlay's growing posting lists are sealed (posting_store.ts). */
   constructor(sealBytes?: number) {
@@ -58,6 +60,7 @@ export class LayeredIndex {
 
   /** Stacks a stored shard; its records supersede those of the layers below for their paths. */
   addLayer(shard: StoredShard): void {
+    this.#version++;
     for (const rel of shard.supersedes) this.#maskLayers(rel);
     const files = shard.files;
     const live = new Uint8Array(files.length);
@@ -100,13 +103,20 @@ export class LayeredIndex {
     return this.#overlay.get(rel) === undefined && this.get(rel) !== undefined;
   }
 
+  /** Grows with every change of what the index answers: equal versions, equal answers. */
+  get version(): number {
+    return this.#version;
+  }
+
   remove(rel: string): void {
+    this.#version++;
     this.#overlay.remove(rel);
     this.#maskLayers(rel);
     this.#changed.add(rel);
   }
 
   add(entry: FileEntry, bytes: Uint8Array | null): FileRecord {
+    this.#version++;
     this.#maskLayers(entry.rel);
     this.#changed.add(entry.rel);
     return this.#overlay.add(entry, bytes);
@@ -278,6 +288,7 @@ export class LayeredIndex {
   }
 
   close(): void {
+    this.#version++;
     for (const layer of this.#layers) layer.shard.close();
     this.#layers.length = 0;
     this.#overlay = new TrigramIndex(this.#sealBytes);

@@ -94,11 +94,36 @@ export class IndexWorker {
     if (this.#state.phase === "waiting") await this.#builder.build();
   }
 
-  /** Answers a query once the stored start let it through and queued events arrived. */
-  async query(q: IndexQuery): Promise<QueryAnswer> {
+  /**
+   * Answers a query once the stored start let it through: after the events already queued
+   * arrived and the folders in scope were checked, or, `early`, at once from the index as it is
+   * with `confirm` to call next, which lets the queued events arrive, checks the folders and says
+   * whether the answer stands (the search reads the candidates meanwhile; the folders of a large
+   * tree take tens of milliseconds). No candidates, nothing to confirm: the search scans.
+   */
+  async query(
+    q: IndexQuery,
+    early = false,
+  ): Promise<{ answer: QueryAnswer; confirm?: () => Promise<boolean> }> {
     await this.#storedStart.admit();
-    await settle();
-    return this.#queries.answer(q);
+    if (!early) {
+      await settle();
+      return { answer: this.#queries.answer(q) };
+    }
+    const answer = this.#queries.answer(q, { checkFolders: false });
+    // Taken right after the answer, with nothing run in between: what it was computed from.
+    const stamp = this.#queries.stamp();
+    if (answer.candidates === null || stamp === null) return { answer };
+    return {
+      answer,
+      confirm: async () => {
+        // The folders are checked while the events already queued arrive (settle's turns).
+        const settled = settle();
+        this.#queries.checkFolders(q, stamp);
+        await settled;
+        return this.#queries.unchanged(stamp);
+      },
+    };
   }
 
   /** Paths the server itself changed: re-read before the next query. */

@@ -7,6 +7,7 @@ import { isUnder, scopeFilter } from "../../search/scope.ts";
 import { planQuery } from "../query/planner.ts";
 import { nameHash } from "../lists/name_hashes.ts";
 import type { Candidates } from "../live/trigram_index.ts";
+import type { LayeredIndex } from "../live/layered_index.ts";
 import type { IndexQuery } from "../protocol.ts";
 import type { Builder } from "./build.ts";
 import { type Freshness, MAX_SYNC_DIRTY } from "./freshness.ts";
@@ -18,6 +19,13 @@ const TOO_MANY = 0.9;
 
 /** The answer to a query: candidates, or null and why not. */
 export type QueryAnswer = { candidates: Candidates; why: "" } | { candidates: null; why: string };
+
+/** What an answer was computed from: the same index, unchanged since, gives the same answer. */
+export interface AnswerStamp {
+  index: LayeredIndex;
+  version: number;
+  generation: number;
+}
 
 export class Queries {
   #state: IndexState;
@@ -37,7 +45,13 @@ export class Queries {
     this.#builder = builder;
   }
 
-  answer(q: IndexQuery): QueryAnswer {
+  /**
+   * The answer from the index as it is once the changes heard of are applied. `checkFolders`
+   * (default true): the folders in scope whose mtime moved are listed again first; false leaves
+   * that to `unchanged`, asked after the answer has gone (the search reads the candidates
+   * meanwhile).
+   */
+  answer(q: IndexQuery, options: { checkFolders?: boolean } = {}): QueryAnswer {
     const state = this.#state;
     const none = (why: string): QueryAnswer => ({ candidates: null, why });
     if (state.index === null || state.phase !== "ready") return none(`index ${state.phase}`);
@@ -46,7 +60,7 @@ export class Queries {
       this.#freshness.scheduleDirty();
       return none("too many changed files");
     }
-    this.#freshness.checkFolders(q.base);
+    if (options.checkFolders !== false) this.#freshness.checkFolders(q.base);
     const index = state.index;
     if (index === null || state.phase !== "ready") return none(`index ${state.phase}`);
     const query = planQuery(q.source, q.flags);
@@ -68,6 +82,41 @@ export class Queries {
       return none("too many candidates");
     }
     return { candidates, why: "" };
+  }
+
+  /** What an answer given now is computed from (null: no index to answer from). */
+  stamp(): AnswerStamp | null {
+    const index = this.#state.index;
+    if (index === null) return null;
+    return { index, version: index.version, generation: this.#state.generation };
+  }
+
+  /**
+   * The folders in scope whose mtime moved since they were listed are listed again (as `answer`
+   * does before it answers), while the index answers from `stamp`'s.
+   */
+  checkFolders(q: IndexQuery, stamp: AnswerStamp): void {
+    if (this.#current(stamp)) this.#freshness.checkFolders(q.base);
+  }
+
+  /**
+   * Whether an answer computed at `stamp` is still the answer once the changes heard of since
+   * are applied: nothing the index answers from has changed (a folder listed again by
+   * `checkFolders` that changed anything counts too).
+   */
+  unchanged(stamp: AnswerStamp): boolean {
+    if (!this.#current(stamp)) return false;
+    if (!this.#freshness.applyDirty(MAX_SYNC_DIRTY)) {
+      this.#freshness.scheduleDirty();
+      return false;
+    }
+    return this.#current(stamp) && stamp.index.version === stamp.version;
+  }
+
+  #current(stamp: AnswerStamp): boolean {
+    const state = this.#state;
+    return state.index === stamp.index && state.generation === stamp.generation &&
+      state.phase === "ready" && !state.untrusted;
   }
 
   /** A stored list failed its check mid-session: drop the stored index and build again. */

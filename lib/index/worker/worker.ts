@@ -26,9 +26,18 @@ self.onmessage = async (event: MessageEvent<ToIndex>) => {
       case "build":
         await worker.build();
         break;
-      case "query":
-        post({ t: "answer", id: m.id, ...await worker.query(m.query) });
+      case "query": {
+        const { answer, confirm } = await worker.query(m.query, m.early === true);
+        post({ t: "answer", id: m.id, ...answer, checking: confirm !== undefined });
+        if (confirm === undefined) break;
+        let fresh = false;
+        try {
+          fresh = await confirm();
+        } finally {
+          post({ t: "checked", id: m.id, fresh });
+        }
         break;
+      }
       case "touch":
         worker.touch(m.paths);
         break;
