@@ -19,29 +19,12 @@
  */
 import { loadAverage, Peer } from "./client.ts";
 import { oursCommand, serverLabel } from "./servers.ts";
+import { ensureAnchor, runAnchor } from "./ts_anchor.ts";
 import { flagValue, numFlag } from "./flags.ts";
 
 const ROOT = flagValue("--root");
 const MAX_MIB = numFlag("--max-mib", 1536);
-const BENCH_DIR = Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench";
-const ANCHOR_DIR = `${BENCH_DIR}/ts-anchor`;
 const ANCHOR_SCRIPT = new URL("./monorepo_anchor.cjs", import.meta.url).pathname;
-
-function ensureAnchor(): string {
-  const module = `${ANCHOR_DIR}/node_modules/typescript`;
-  try {
-    Deno.statSync(`${module}/package.json`);
-  } catch {
-    Deno.mkdirSync(ANCHOR_DIR, { recursive: true });
-    const out = new Deno.Command("npm", {
-      args: ["install", "--prefix", ANCHOR_DIR, "--no-audit", "--no-fund", "typescript@6.0.3"],
-      stdout: "null",
-      stderr: "inherit",
-    }).outputSync();
-    if (!out.success) throw new Error("npm install typescript@6.0.3 failed");
-  }
-  return module;
-}
 
 async function ours(root: string) {
   const peer = new Peer(
@@ -76,14 +59,11 @@ async function ours(root: string) {
 }
 
 function anchor(module: string, root: string, projects: string[]) {
-  const task = `${ANCHOR_DIR}/monorepo_task.json`;
-  Deno.writeTextFileSync(task, JSON.stringify({ typescript: module, root, projects }));
-  const t0 = performance.now();
-  const out = new Deno.Command("node", { args: [ANCHOR_SCRIPT, task], stdout: "piped" })
-    .outputSync();
-  const wall = performance.now() - t0;
-  const result = JSON.parse(new TextDecoder().decode(out.stdout));
-  return { ...result, wall };
+  const { stdout, wall } = runAnchor(ANCHOR_SCRIPT, {
+    name: "monorepo_task.json",
+    content: { typescript: module, root, projects },
+  });
+  return { ...JSON.parse(stdout), wall };
 }
 
 if (ROOT === undefined) throw new Error("give --root with the monorepo to check");

@@ -21,12 +21,12 @@
  */
 import { loadAverage, Peer } from "./client.ts";
 import { oursCommand, serverLabel } from "./servers.ts";
+import { ensureAnchor, runAnchor } from "./ts_anchor.ts";
+import type { Position } from "./semantic_support.ts";
 import { flagValue } from "./flags.ts";
 
 const ROOT = flagValue("--root");
 const CORPUS = flagValue("--corpus") ?? "vue";
-const BENCH_DIR = Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench";
-const ANCHOR_DIR = `${BENCH_DIR}/ts-anchor`;
 const ANCHOR_SCRIPT = new URL("./monorepo_first_anchor.cjs", import.meta.url).pathname;
 const TOOLS = ["go_to_definition", "find_references"] as const;
 
@@ -52,13 +52,6 @@ const SAMPLES: Record<string, { config: string; names: Array<[string, string]> }
   },
 };
 
-interface Position {
-  path: string;
-  line: number;
-  column: number;
-  name: string;
-}
-
 function positionOf(root: string, path: string, name: string): Position {
   const lines = Deno.readTextFileSync(`${root}/${path}`).split("\n");
   const declaration = new RegExp(
@@ -67,22 +60,6 @@ function positionOf(root: string, path: string, name: string): Position {
   const index = lines.findIndex((l) => declaration.test(l));
   if (index < 0) throw new Error(`no declaration of ${name} in ${path}`);
   return { path, name, line: index + 1, column: lines[index].indexOf(` ${name}`) + 2 };
-}
-
-function ensureAnchor(): string {
-  const module = `${ANCHOR_DIR}/node_modules/typescript`;
-  try {
-    Deno.statSync(`${module}/package.json`);
-  } catch {
-    Deno.mkdirSync(ANCHOR_DIR, { recursive: true });
-    const out = new Deno.Command("npm", {
-      args: ["install", "--prefix", ANCHOR_DIR, "--no-audit", "--no-fund", "typescript@6.0.3"],
-      stdout: "null",
-      stderr: "inherit",
-    }).outputSync();
-    if (!out.success) throw new Error("npm install typescript@6.0.3 failed");
-  }
-  return module;
 }
 
 function sizeOf(answer: Record<string, unknown>, tool: string): string {
@@ -117,14 +94,12 @@ async function ours(root: string, tool: string, p: Position) {
 }
 
 function anchor(module: string, root: string, config: string, tool: string, p: Position) {
-  const task = `${ANCHOR_DIR}/monorepo_first_task.json`;
-  Deno.writeTextFileSync(task, JSON.stringify({ typescript: module, root, config, tool, ...p }));
-  const t0 = performance.now();
-  const out = new Deno.Command("node", { args: [ANCHOR_SCRIPT, task], stdout: "piped" })
-    .outputSync();
-  const wall = performance.now() - t0;
-  if (!out.success) throw new Error(`the anchor failed on ${p.path}:${p.line}`);
-  return { ...JSON.parse(new TextDecoder().decode(out.stdout)), wall };
+  const { stdout, success, wall } = runAnchor(ANCHOR_SCRIPT, {
+    name: "monorepo_first_task.json",
+    content: { typescript: module, root, config, tool, ...p },
+  });
+  if (!success) throw new Error(`the anchor failed on ${p.path}:${p.line}`);
+  return { ...JSON.parse(stdout), wall };
 }
 
 if (ROOT === undefined) throw new Error("give --root with the monorepo");

@@ -25,6 +25,14 @@
 import { loadAverage, Peer } from "./client.ts";
 import { oursCommand, serverLabel } from "./servers.ts";
 import { flagValue, numFlag } from "./flags.ts";
+import {
+  at,
+  declarationsIn,
+  p50Row,
+  type Position,
+  spread,
+  timedCalls,
+} from "./semantic_support.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
 import { findNode, PyrightOracle } from "../tests/semantic/python/pyright_oracle.ts";
 import { PythonNavigationOracle } from "../tests/semantic/python/navigation_oracle.ts";
@@ -43,28 +51,16 @@ const DECLARATION = /^(\s*)(?:async )?(?:def|class) ([A-Za-z_]\w*)/;
 const CLASS_HEAD = /^(\s*)class ([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*:/;
 const METHOD_HEAD = /^(\s*)(?:async )?def ([A-Za-z_]\w*)/;
 
-interface Position {
-  path: string;
-  line: number;
-  column: number;
-  name: string;
-}
-
 function sample(): Position[] {
   const ws = Workspace.openSync({ root: ROOT, noIgnore: false, allowSecrets: false });
   const found: Position[] = [];
   for (const entry of ws.walk("src/requests")) {
     if (entry.isDir || !entry.rel.endsWith(".py")) continue;
     const text = new TextDecoder().decode(ws.readFileSync(entry.rel));
-    text.split("\n").forEach((line, i) => {
-      const m = DECLARATION.exec(line);
-      if (m) {
-        found.push({ path: entry.rel, line: i + 1, column: line.indexOf(m[2]) + 1, name: m[2] });
-      }
-    });
+    const declarations = declarationsIn(entry.rel, text, { pattern: DECLARATION, nameGroup: 2 });
+    for (const { position } of declarations) found.push(position);
   }
-  const step = Math.max(1, Math.floor(found.length / POSITIONS));
-  return found.filter((_, i) => i % step === 0).slice(0, POSITIONS);
+  return spread(found, POSITIONS);
 }
 
 /** A class position and, for a method position, the method's name. */
@@ -126,17 +122,8 @@ function sampleHierarchy(): HierarchyPosition[] {
       }
     }
   }
-  const spread = <T>(list: T[], count: number) => {
-    const step = Math.max(1, Math.floor(list.length / count));
-    return list.filter((_, i) => i % step === 0).slice(0, count);
-  };
   const half = Math.ceil(HIERARCHY_POSITIONS / 2);
   return [...spread(classes, half), ...spread(methods, HIERARCHY_POSITIONS - half)];
-}
-
-function p50(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 type Kind = "type" | "incoming" | "outgoing" | "implementations";
@@ -217,14 +204,7 @@ async function runOurs(
 ) {
   const peer = new Peer("ours", oursCommand(ROOT, ["--no-git"]));
   await peer.handshake();
-  const at = (p: Position) => ({ path: p.path, line: p.line, column: p.column });
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const t = performance.now();
-    const answer = await peer.request("tools/call", { name, arguments: args }, {
-      timeoutMs: 300_000,
-    });
-    return { ms: performance.now() - t, answer };
-  };
+  const call = timedCalls(peer);
   await call("go_to_definition", at(positions[0]));
   const times: Record<Kind, number[]> = {
     type: [],
@@ -289,14 +269,7 @@ const rows: Array<[string, Kind]> = [
   ["implementations (go_to_definition)", "implementations"],
 ];
 for (const [label, kind] of rows) {
-  const mine = p50(ours.times[kind]);
-  const theirs = p50(anchor.times[kind]);
-  console.log(
-    `| ${label} | ${mine.toFixed(1)} ms | ${theirs.toFixed(1)} ms | ${
-      (mine / theirs).toFixed(2)
-    }x | ` +
-      `<= ${TARGET_MS} ms | ${mine <= TARGET_MS ? "met" : "**missed**"} |`,
-  );
+  p50Row(label, { ours: ours.times[kind], anchor: anchor.times[kind] }, TARGET_MS);
 }
 console.log(`\nparity misses: ${ours.misses.length}`);
 for (const miss of ours.misses) console.log(`- ${miss}`);

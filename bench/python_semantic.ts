@@ -28,6 +28,22 @@
 import { loadAverage, Peer, procStatusKiB } from "./client.ts";
 import { oursCommand, serverLabel } from "./servers.ts";
 import { flagValue, numFlag } from "./flags.ts";
+import {
+  askPositions,
+  at,
+  declarationsIn,
+  definitionPlaces,
+  firstCallRow,
+  p50,
+  parityRows,
+  peakRssRow,
+  percentile,
+  type Position,
+  row,
+  spread,
+  timeRename,
+  whilePinging,
+} from "./semantic_support.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
 import { pythonEngine } from "../lib/semantic/python/engine.ts";
 import { tuneAllocator } from "../lib/cli/allocator.ts";
@@ -38,13 +54,6 @@ const SETTLE_MS = numFlag("--settle-ms", 2000);
 /** Where the corpora are cloned (docs/BENCHMARKS.md gives the commands). */
 const CORPORA_DIR = Deno.env.get("CORPORA") ??
   `${Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench"}/corpora`;
-
-interface Position {
-  path: string;
-  line: number;
-  column: number;
-  name: string;
-}
 
 interface Corpus {
   label: string;
@@ -79,28 +88,14 @@ function sample(corpus: Corpus): { files: number; positions: Position[] } {
     files++;
     if (!corpus.include(entry.rel)) continue;
     const text = new TextDecoder().decode(ws.readFileSync(entry.rel));
-    text.split("\n").forEach((line, i) => {
-      const m = DECLARATION.exec(line);
-      if (m) {
-        found.push({ path: entry.rel, line: i + 1, column: line.indexOf(m[1]) + 1, name: m[1] });
-      }
-    });
+    const declarations = declarationsIn(entry.rel, text, { pattern: DECLARATION, nameGroup: 1 });
+    for (const { position } of declarations) found.push(position);
   }
-  const step = Math.max(1, Math.floor(found.length / POSITIONS));
-  const positions = found.filter((_, i) => i % step === 0).slice(0, POSITIONS);
+  const positions = spread(found, POSITIONS);
   const target = found.find((p) => p.path === corpus.rename.path && p.name === corpus.rename.name);
   if (target === undefined) throw new Error(`No declaration of ${corpus.rename.name} found`);
   positions.push(target);
   return { files, positions };
-}
-
-function p50(values: number[]): number {
-  return percentile(values, 0.5);
-}
-
-function percentile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) * q)];
 }
 
 const key = (p: { path: string | null; line: number; column: number }) =>
@@ -143,26 +138,6 @@ async function runAnchor(node: string, corpus: Corpus, positions: Position[]) {
   };
 }
 
-function structured(answer: Record<string, unknown>): Record<string, unknown> {
-  return ((answer.result as { structuredContent?: Record<string, unknown> }).structuredContent) ??
-    {};
-}
-
-function refsOf(answer: Record<string, unknown>): string[] {
-  const lines = (structured(answer).lines as string[] | undefined) ?? [];
-  return lines.map((l) => {
-    const m = /^(.*?):(\d+):(\d+):/.exec(l)!;
-    return `${m[1]}:${m[2]}:${m[3]}`;
-  }).sort();
-}
-
-function defsOf(answer: Record<string, unknown>): string[] {
-  const defs = (structured(answer).definitions as Array<
-    { path: string | null; line: number; column: number }
-  >) ?? [];
-  return defs.filter((d) => d.path !== null).map(key).sort();
-}
-
 async function runOurs(
   corpus: Corpus,
   positions: Position[],
@@ -173,76 +148,48 @@ async function runOurs(
   await peer.handshake();
   await control.handshake();
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  const at = (p: Position) => ({ path: p.path, line: p.line, column: p.column });
   const pings: number[] = [];
   const beyond: number[] = [];
-  let busy = true;
   const timed = async (p: Peer) => {
     const t = performance.now();
     await p.request("ping");
     return performance.now() - t;
   };
-  const pinger = (async () => {
-    while (busy) {
-      const [mine, theirs] = await Promise.all([timed(peer), timed(control)]);
-      pings.push(mine);
-      beyond.push(mine - theirs);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  })();
-  const t0 = performance.now();
-  const first = await peer.request("tools/call", {
-    name: "go_to_definition",
-    arguments: at(positions[0]),
-  }, {
-    timeoutMs: 300_000,
-  });
-  const firstMs = performance.now() - t0;
-  busy = false;
-  await pinger;
+  const ping = async () => {
+    const [mine, theirs] = await Promise.all([timed(peer), timed(control)]);
+    pings.push(mine);
+    beyond.push(mine - theirs);
+  };
+  const { value: first, ms: firstMs } = await whilePinging(
+    ping,
+    () =>
+      peer.request("tools/call", { name: "go_to_definition", arguments: at(positions[0]) }, {
+        timeoutMs: 300_000,
+      }),
+  );
   const misses: string[] = [];
-  if (JSON.stringify(defsOf(first)) !== JSON.stringify(anchor.firstDefinitions)) {
+  if (JSON.stringify(definitionPlaces(first).sort()) !== JSON.stringify(anchor.firstDefinitions)) {
     misses.push(`first definition of ${positions[0].name}`);
   }
-  const refsMs: number[] = [];
-  for (let i = 0; i < positions.length; i++) {
-    const p = positions[i];
-    const t = performance.now();
-    const refs = await peer.request("tools/call", {
-      name: "find_references",
-      arguments: { ...at(p), head_limit: 0 },
-    }, { timeoutMs: 300_000 });
-    refsMs.push(performance.now() - t);
-    const defs = await peer.request("tools/call", { name: "go_to_definition", arguments: at(p) });
-    const want = anchor.results[i];
-    const ours = refsOf(refs);
-    if (JSON.stringify(ours) !== JSON.stringify(want.references)) {
-      misses.push(
-        `references of ${p.name} (${p.path}:${p.line}): ${ours.length} vs ${want.references.length}`,
-      );
-    }
-    if (JSON.stringify(defsOf(defs)) !== JSON.stringify(want.definitions)) {
-      misses.push(`definitions of ${p.name} (${p.path}:${p.line})`);
-    }
-  }
-  const target = positions.at(-1)!;
-  const rename = async () => {
-    const t = performance.now();
-    const answer = await peer.request("tools/call", {
-      name: "rename_symbol",
-      arguments: { ...at(target), new_name: "renamed_for_bench" },
-    }, { timeoutMs: 300_000 });
-    if ((answer.result as { isError?: boolean }).isError) {
-      throw new Error(`rename failed: ${JSON.stringify(answer.result)}`);
-    }
-    return performance.now() - t;
-  };
-  const renameCold = await rename();
-  const renameWarm = Math.min(await rename(), await rename());
+  const asked = await askPositions(peer, positions, anchor.results);
+  misses.push(...asked.misses);
+  const renamed = await timeRename(peer, {
+    target: positions.at(-1)!,
+    newName: "renamed_for_bench",
+  });
   const rssKiB = procStatusKiB(peer.pid, "VmHWM");
   await peer.close();
   await control.close();
-  return { firstMs, pings, beyond, refsMs, renameCold, renameWarm, rssKiB, misses };
+  return {
+    firstMs,
+    pings,
+    beyond,
+    refsMs: asked.refsMs,
+    renameCold: renamed.cold,
+    renameWarm: renamed.warm,
+    rssKiB,
+    misses,
+  };
 }
 
 /** The engine alone in this process: VmRSS before, after the questions, after the idle end. */
@@ -267,19 +214,6 @@ async function idleMemory(corpus: Corpus, positions: Position[]) {
   return { before, busy, after };
 }
 
-function row(
-  measure: string,
-  ours: string,
-  anchor: string,
-  ratio: string,
-  target: string,
-  ok: boolean,
-) {
-  console.log(
-    `| ${measure} | ${ours} | ${anchor} | ${ratio} | ${target} | ${ok ? "met" : "**missed**"} |`,
-  );
-}
-
 console.error(tuneAllocator());
 const node = findNode();
 if (node === null) throw new Error("node is not on PATH: the anchor (pyright under Node) needs it");
@@ -297,14 +231,7 @@ for (const corpus of CORPORA) {
   console.log(`\n## ${corpus.label} (${files} served .py files; load ${loadAverage()})\n`);
   console.log("| measure | ours | anchor | ratio | target | |");
   console.log("|---|---|---|---|---|---|");
-  row(
-    "first semantic call",
-    `${ours.firstMs.toFixed(0)} ms`,
-    `${anchor.firstMs.toFixed(0)} ms`,
-    `${(ours.firstMs / anchor.firstMs).toFixed(2)}x`,
-    "<= 1.5x",
-    ours.firstMs <= 1.5 * anchor.firstMs,
-  );
+  firstCallRow(ours.firstMs, anchor.firstMs);
   const worst = Math.max(...ours.pings);
   const beyond95 = percentile(ours.beyond, 0.95);
   row(
@@ -333,14 +260,7 @@ for (const corpus of CORPORA) {
     "<= 1000 ms",
     ours.renameWarm <= 1000,
   );
-  row(
-    "peak RSS",
-    `${ourRss.toFixed(0)} MiB`,
-    `${anchorRss.toFixed(0)} MiB`,
-    `${(ourRss / anchorRss).toFixed(2)}x`,
-    `<= ${(1.3 * anchorRss + 150).toFixed(0)} MiB (1.3x + 150)`,
-    ourRss <= 1.3 * anchorRss + 150,
-  );
+  peakRssRow(ourRss, anchorRss);
   row(
     "memory after idle (engine alone: before / busy / 6 s after, idle end 2 s)",
     `${memory.before.toFixed(0)} / ${memory.busy.toFixed(0)} / ${memory.after.toFixed(0)} MiB`,
@@ -349,14 +269,5 @@ for (const corpus of CORPORA) {
     "returned",
     memory.after - memory.before <= 0.25 * (memory.busy - memory.before),
   );
-  const checks = positions.length * 2 + 1;
-  row(
-    "parity (definitions + references per position)",
-    `${checks - ours.misses.length}/${checks} equal`,
-    "",
-    "",
-    "all",
-    ours.misses.length === 0,
-  );
-  for (const miss of ours.misses) console.log(`- parity miss: ${miss}`);
+  parityRows(positions.length * 2 + 1, ours.misses);
 }

@@ -30,21 +30,28 @@
 import { loadAverage, Peer, procStatusKiB } from "./client.ts";
 import { oursCommand, serverLabel } from "./servers.ts";
 import { flagValue, numFlag } from "./flags.ts";
+import { ensureAnchor, streamAnchor } from "./ts_anchor.ts";
+import {
+  askPositions,
+  at,
+  declarationsIn,
+  definitionPlaces,
+  firstCallRow,
+  p50,
+  parityRows,
+  peakRssRow,
+  type Position,
+  row,
+  spread,
+  timeRename,
+  whilePinging,
+} from "./semantic_support.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
 import { isScriptPath } from "../lib/semantic/typescript/script_paths.ts";
 
 const POSITIONS = numFlag("--positions", 24);
 const SETTLE_MS = numFlag("--settle-ms", 2000);
-const BENCH_DIR = Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench";
-const ANCHOR_DIR = `${BENCH_DIR}/ts-anchor`;
 const ANCHOR_SCRIPT = new URL("./semantic_anchor.cjs", import.meta.url).pathname;
-
-interface Position {
-  path: string;
-  line: number;
-  column: number;
-  name: string;
-}
 
 interface Corpus {
   label: string;
@@ -76,24 +83,6 @@ const CORPORA: Corpus[] = [
 const DECLARATION =
   /^export (?:declare )?(?:async )?(?:function|const|class|interface|type|let) ([A-Za-z_$][\w$]*)/;
 
-function ensureAnchor(): string {
-  const module = `${ANCHOR_DIR}/node_modules/typescript`;
-  try {
-    Deno.statSync(`${module}/package.json`);
-  } catch {
-    Deno.mkdirSync(ANCHOR_DIR, { recursive: true });
-    const out = new Deno.Command("npm", {
-      args: ["install", "--prefix", ANCHOR_DIR, "--no-audit", "--no-fund", "typescript@6.0.3"],
-      stdout: "null",
-      stderr: "inherit",
-    }).outputSync();
-    if (!out.success) throw new Error("npm install typescript@6.0.3 failed");
-  }
-  const version = JSON.parse(Deno.readTextFileSync(`${module}/package.json`)).version;
-  if (version !== "6.0.3") throw new Error(`The anchor has typescript ${version}, not 6.0.3`);
-  return module;
-}
-
 /** The served script files and the sampled positions (exported declarations, spread evenly). */
 function sample(corpus: Corpus): { files: string[]; positions: Position[] } {
   const ws = Workspace.openSync({ root: corpus.root, noIgnore: false, allowSecrets: false });
@@ -104,15 +93,10 @@ function sample(corpus: Corpus): { files: string[]; positions: Position[] } {
     files.push(entry.rel);
     if (!corpus.include(entry.rel) || entry.rel.endsWith(".d.ts")) continue;
     const text = new TextDecoder().decode(ws.readFileSync(entry.rel));
-    text.split("\n").forEach((line, i) => {
-      const m = DECLARATION.exec(line);
-      if (m) {
-        found.push({ path: entry.rel, line: i + 1, column: line.indexOf(m[1]) + 1, name: m[1] });
-      }
-    });
+    const declarations = declarationsIn(entry.rel, text, { pattern: DECLARATION, nameGroup: 1 });
+    for (const { position } of declarations) found.push(position);
   }
-  const step = Math.max(1, Math.floor(found.length / POSITIONS));
-  const positions = found.filter((_, i) => i % step === 0).slice(0, POSITIONS);
+  const positions = spread(found, POSITIONS);
   // The rename target comes last.
   const target = found.find((p) => p.path === corpus.rename.path && p.name === corpus.rename.name);
   if (target === undefined) throw new Error(`No declaration of ${corpus.rename.name} found`);
@@ -170,72 +154,25 @@ function workspaceExports(root: string): Record<string, string[]> | undefined {
 }
 
 async function runAnchor(module: string, corpus: Corpus, files: string[], positions: Position[]) {
-  const task = `${ANCHOR_DIR}/task.json`;
-  Deno.writeTextFileSync(
-    task,
-    JSON.stringify({
+  const { lines, firstMs } = await streamAnchor(ANCHOR_SCRIPT, {
+    name: "task.json",
+    content: {
       typescript: module,
       root: corpus.root,
       config: corpus.config,
       files,
       positions,
       paths: corpus.config === null ? workspaceExports(corpus.root) : undefined,
-    }),
-  );
-  const t0 = performance.now();
-  const child = new Deno.Command("node", {
-    args: [ANCHOR_SCRIPT, task],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const lines: string[] = [];
-  let firstWall = 0;
-  let partial = "";
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    const parts = (partial + chunk).split("\n");
-    partial = parts.pop()!;
-    for (const line of parts) {
-      if (lines.length === 0) firstWall = performance.now() - t0;
-      lines.push(line);
-    }
-  }
-  await child.status;
+    },
+  });
   const first = JSON.parse(lines[0]);
   const rest = JSON.parse(lines[1]);
   return {
-    firstMs: firstWall,
+    firstMs,
     firstDefinitions: first.definitions,
     results: rest.results,
     maxRssKiB: rest.maxRssKiB,
   } as AnchorRun;
-}
-
-function p50(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-}
-
-function refsOf(answer: Record<string, unknown>): string[] {
-  const result = answer.result as { structuredContent?: { lines?: string[] } };
-  return (result.structuredContent?.lines ?? []).map((l) => {
-    const m = /^(.*?):(\d+):(\d+):/.exec(l)!;
-    return `${m[1]}:${m[2]}:${m[3]}`;
-  }).sort();
-}
-
-function defsOf(answer: Record<string, unknown>): string[] {
-  const result = answer.result as {
-    structuredContent?: {
-      definitions?: Array<{ path: string | null; line: number; column: number }>;
-    };
-  };
-  return (result.structuredContent?.definitions ?? []).filter((d) => d.path !== null).map((d) =>
-    `${d.path}:${d.line}:${d.column}`
-  );
-}
-
-function isError(answer: Record<string, unknown>): boolean {
-  return (answer.result as { isError?: boolean } | undefined)?.isError === true;
 }
 
 async function runOurs(corpus: Corpus, positions: Position[], anchor: AnchorRun) {
@@ -244,97 +181,48 @@ async function runOurs(corpus: Corpus, positions: Position[], anchor: AnchorRun)
   // Let the server's own warm-up after the handshake (validator, search workers) pass first: the
   // pings measure the main thread while the semantic worker builds, not the start-up.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  const at = (p: Position) => ({ path: p.path, line: p.line, column: p.column });
   // First call, with pings every 25 ms while the program builds.
   const pings: number[] = [];
-  let building = true;
-  const pinger = (async () => {
-    while (building) {
-      const t = performance.now();
-      await peer.request("ping");
-      pings.push(performance.now() - t);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  })();
-  const t0 = performance.now();
-  const first = await peer.request("tools/call", {
-    name: "go_to_definition",
-    arguments: at(positions[0]),
-  }, { timeoutMs: 300_000 });
-  const firstMs = performance.now() - t0;
-  building = false;
-  await pinger;
-  const refsMs: number[] = [];
-  let parityMisses = 0;
+  const ping = async () => {
+    const t = performance.now();
+    await peer.request("ping");
+    pings.push(performance.now() - t);
+  };
+  const { value: first, ms: firstMs } = await whilePinging(
+    ping,
+    () =>
+      peer.request("tools/call", { name: "go_to_definition", arguments: at(positions[0]) }, {
+        timeoutMs: 300_000,
+      }),
+  );
   const misses: string[] = [];
-  if (JSON.stringify(defsOf(first)) !== JSON.stringify(anchor.firstDefinitions)) {
-    parityMisses++;
+  if (JSON.stringify(definitionPlaces(first)) !== JSON.stringify(anchor.firstDefinitions)) {
     misses.push(`first definition of ${positions[0].name}`);
   }
-  const fileCounts: number[] = [];
-  for (let i = 0; i < positions.length; i++) {
-    const p = positions[i];
-    const t = performance.now();
-    const refs = await peer.request("tools/call", {
-      name: "find_references",
-      arguments: { ...at(p), head_limit: 0 },
-    }, { timeoutMs: 300_000 });
-    refsMs.push(performance.now() - t);
-    const defs = await peer.request("tools/call", { name: "go_to_definition", arguments: at(p) });
-    const want = anchor.results[i];
-    const ours = refsOf(refs);
-    if (isError(refs) || JSON.stringify(ours) !== JSON.stringify(want.references)) {
-      parityMisses++;
-      misses.push(
-        `references of ${p.name} (${p.path}:${p.line}): ${ours.length} vs ${want.references.length}`,
-      );
-    }
-    if (JSON.stringify(defsOf(defs).sort()) !== JSON.stringify([...want.definitions].sort())) {
-      parityMisses++;
-      misses.push(`definitions of ${p.name} (${p.path}:${p.line})`);
-    }
-    fileCounts.push(new Set(want.references.map((r) => r.slice(0, r.indexOf(":")))).size);
-  }
+  const asked = await askPositions(peer, positions, anchor.results);
+  misses.push(...asked.misses);
+  const fileCounts = anchor.results.map((want) =>
+    new Set(want.references.map((r) => r.slice(0, r.indexOf(":")))).size
+  );
   // The rename target (the last position).
   const chosen = positions.length - 1;
-  const rename = async () => {
-    const t = performance.now();
-    const answer = await peer.request("tools/call", {
-      name: "rename_symbol",
-      arguments: { ...at(positions[chosen]), new_name: "renamedForBench" },
-    }, { timeoutMs: 300_000 });
-    if (isError(answer)) throw new Error(`rename failed: ${JSON.stringify(answer.result)}`);
-    return performance.now() - t;
-  };
-  const renameCold = await rename();
-  const renameWarm = Math.min(await rename(), await rename());
+  const renamed = await timeRename(peer, {
+    target: positions[chosen],
+    newName: "renamedForBench",
+  });
   const rssKiB = procStatusKiB(peer.pid, "VmHWM");
   await peer.close();
   return {
     firstMs,
     pings,
-    refsMs,
-    renameCold,
-    renameWarm,
+    refsMs: asked.refsMs,
+    renameCold: renamed.cold,
+    renameWarm: renamed.warm,
     chosen,
     files: fileCounts[chosen],
     rssKiB,
-    parityMisses,
     misses,
   };
-}
-
-function row(
-  measure: string,
-  ours: string,
-  anchor: string,
-  ratio: string,
-  target: string,
-  ok: boolean,
-) {
-  console.log(
-    `| ${measure} | ${ours} | ${anchor} | ${ratio} | ${target} | ${ok ? "met" : "**missed**"} |`,
-  );
 }
 
 const module = ensureAnchor();
@@ -356,14 +244,7 @@ for (const corpus of CORPORA) {
   );
   console.log("| measure | ours | anchor | ratio | target | |");
   console.log("|---|---|---|---|---|---|");
-  row(
-    "first semantic call",
-    `${ours.firstMs.toFixed(0)} ms`,
-    `${anchor.firstMs.toFixed(0)} ms`,
-    `${(ours.firstMs / anchor.firstMs).toFixed(2)}x`,
-    "<= 1.5x",
-    ours.firstMs <= 1.5 * anchor.firstMs,
-  );
+  firstCallRow(ours.firstMs, anchor.firstMs);
   row(
     "ping while the program builds (max / p50)",
     `${Math.max(...ours.pings).toFixed(0)} / ${
@@ -391,21 +272,6 @@ for (const corpus of CORPORA) {
     "<= 1000 ms",
     ours.renameWarm <= 1000,
   );
-  row(
-    "peak RSS",
-    `${ourRss.toFixed(0)} MiB`,
-    `${anchorRss.toFixed(0)} MiB`,
-    `${(ourRss / anchorRss).toFixed(2)}x`,
-    `<= ${(1.3 * anchorRss + 150).toFixed(0)} MiB (1.3x + 150)`,
-    ourRss <= 1.3 * anchorRss + 150,
-  );
-  row(
-    "parity (definitions + references per position)",
-    `${positions.length * 2 + 1 - ours.parityMisses}/${positions.length * 2 + 1} equal`,
-    "",
-    "",
-    "all",
-    ours.parityMisses === 0,
-  );
-  for (const miss of ours.misses) console.log(`- parity miss: ${miss}`);
+  peakRssRow(ourRss, anchorRss);
+  parityRows(positions.length * 2 + 1, ours.misses);
 }

@@ -1,28 +1,19 @@
 // The standalone anchor of bench/semantic.ts: the same TypeScript (6.0.3) under Node, over the
-// same project, with TypeScript's own Node file system (ts.sys) as the host. Reads its task as
-// JSON from argv[2] (root, config or files, positions) and prints one JSON line per phase.
+// same project, with TypeScript's own Node file system (ts.sys) as the host
+// (ts_project_service.cjs). Reads its task as JSON from argv[2] (root, config or files, positions)
+// and prints one JSON line per phase.
 "use strict";
 const started = process.hrtime.bigint();
 const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
 const task = JSON.parse(require("fs").readFileSync(process.argv[2], "utf8"));
 const ts = require(task.typescript);
 const root = task.root;
-let options;
-let fileNames;
+const { languageService, parseProject } = require("./ts_project_service.cjs");
+let project;
 if (task.config) {
-  const path = `${root}/${task.config}`;
-  const json = ts.readConfigFile(path, ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(
-    json.config,
-    ts.sys,
-    path.slice(0, path.lastIndexOf("/")),
-    undefined,
-    path,
-  );
-  options = parsed.options;
-  fileNames = parsed.fileNames;
+  project = parseProject(ts, `${root}/${task.config}`);
 } else {
-  options = {
+  const options = {
     allowJs: true,
     checkJs: false,
     target: ts.ScriptTarget.ESNext,
@@ -35,37 +26,17 @@ if (task.config) {
   };
   // A Deno workspace's members by name (computed by bench/semantic.ts from their deno.json).
   if (task.paths) options.paths = task.paths;
-  fileNames = task.files.map((f) => `${root}/${f}`);
+  project = { options, fileNames: task.files.map((f) => `${root}/${f}`) };
 }
-const versions = new Map();
-const host = {
-  getCompilationSettings: () => options,
-  getScriptFileNames: () => fileNames,
-  getScriptVersion: (f) => {
-    try {
-      const s = require("fs").statSync(f);
-      return `${s.size}:${s.mtimeMs}`;
-    } catch {
-      return "absent";
-    }
-  },
-  getScriptSnapshot: (f) => {
-    const text = ts.sys.readFile(f);
-    return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-  },
-  getCurrentDirectory: () => root,
-  getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-  fileExists: ts.sys.fileExists,
-  readFile: ts.sys.readFile,
-  readDirectory: ts.sys.readDirectory,
-  directoryExists: ts.sys.directoryExists,
-  getDirectories: ts.sys.getDirectories,
-  realpath: ts.sys.realpath,
-  useCaseSensitiveFileNames: () => true,
-  useSourceOfProjectReferenceRedirect: () => true,
-};
-void versions;
-const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+// Each file's version: its size and mtime.
+const service = languageService(ts, root, project, (f) => {
+  try {
+    const s = require("fs").statSync(f);
+    return `${s.size}:${s.mtimeMs}`;
+  } catch {
+    return "absent";
+  }
+});
 const rel = (f) => (f.startsWith(`${root}/`) ? f.slice(root.length + 1) : null);
 function place(fileName, offset) {
   const file = service.getProgram().getSourceFile(fileName);

@@ -26,49 +26,26 @@
 import { loadAverage, Peer } from "./client.ts";
 import { oursCommand, serverLabel } from "./servers.ts";
 import { flagValue, numFlag } from "./flags.ts";
+import { ensureAnchor, streamAnchor } from "./ts_anchor.ts";
+import {
+  at,
+  declarationsIn,
+  p50Row,
+  type Position,
+  spread,
+  timedCalls,
+} from "./semantic_support.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
 
 const POSITIONS = numFlag("--positions", 24);
 const BENCH_DIR = Deno.env.get("BENCH_DIR") ?? "/var/tmp/shipcode-bench";
 const ROOT = flagValue("--vue") ?? `${BENCH_DIR}/vuejs+core`;
 const CONFIG = "tsconfig.json";
-const ANCHOR_DIR = `${BENCH_DIR}/ts-anchor`;
 const ANCHOR_SCRIPT = new URL("./semantic_navigation_anchor.cjs", import.meta.url).pathname;
 const TARGET_MS = 150;
 
-interface Position {
-  path: string;
-  line: number;
-  column: number;
-  name: string;
-}
-
 const DECLARATION =
   /^export (?:declare )?(?:abstract )?(?:async )?(function|const|class|interface|type|let) ([A-Za-z_$][\w$]*)/;
-
-function ensureAnchor(): string {
-  const module = `${ANCHOR_DIR}/node_modules/typescript`;
-  try {
-    Deno.statSync(`${module}/package.json`);
-  } catch {
-    Deno.mkdirSync(ANCHOR_DIR, { recursive: true });
-    const out = new Deno.Command("npm", {
-      args: ["install", "--prefix", ANCHOR_DIR, "--no-audit", "--no-fund", "typescript@6.0.3"],
-      stdout: "null",
-      stderr: "inherit",
-    }).outputSync();
-    if (!out.success) throw new Error("npm install typescript@6.0.3 failed");
-  }
-  const version = JSON.parse(Deno.readTextFileSync(`${module}/package.json`)).version;
-  if (version !== "6.0.3") throw new Error(`The anchor has typescript ${version}, not 6.0.3`);
-  return module;
-}
-
-/** `count` of `list`, spread evenly. */
-function spread<T>(list: T[], count: number): T[] {
-  const step = Math.max(1, Math.floor(list.length / count));
-  return list.filter((_, i) => i % step === 0).slice(0, count);
-}
 
 /** Exported declarations in packages/<name>/src (tests and .d.ts left out), by kind. */
 function sample(): { implementations: Position[]; calls: Position[]; types: Position[] } {
@@ -82,14 +59,12 @@ function sample(): { implementations: Position[]; calls: Position[]; types: Posi
     if (entry.isDir || !/^packages\/[^/]+\/src\/.*\.ts$/.test(entry.rel)) continue;
     if (entry.rel.endsWith(".d.ts")) continue;
     const text = new TextDecoder().decode(ws.readFileSync(entry.rel));
-    text.split("\n").forEach((line, i) => {
-      const m = DECLARATION.exec(line);
-      if (m === null) return;
-      const p = { path: entry.rel, line: i + 1, column: line.indexOf(m[2]) + 1, name: m[2] };
+    const found = declarationsIn(entry.rel, text, { pattern: DECLARATION, nameGroup: 2 });
+    for (const { position: p, match: m } of found) {
       byKind.types.push(p);
       if (m[1] === "function") byKind.calls.push(p);
       if (m[1] === "interface" || m[1] === "class") byKind.implementations.push(p);
-    });
+    }
   }
   return {
     implementations: spread(byKind.implementations, POSITIONS),
@@ -110,41 +85,17 @@ interface AnchorRun {
 }
 
 async function runAnchor(module: string, positions: ReturnType<typeof sample>) {
-  const task = `${ANCHOR_DIR}/navigation_task.json`;
-  Deno.writeTextFileSync(
-    task,
-    JSON.stringify({
+  const { lines, firstMs } = await streamAnchor(ANCHOR_SCRIPT, {
+    name: "navigation_task.json",
+    content: {
       typescript: module,
       root: ROOT,
       config: CONFIG,
       first: positions.types[0],
       ...positions,
-    }),
-  );
-  const t0 = performance.now();
-  const child = new Deno.Command("node", {
-    args: [ANCHOR_SCRIPT, task],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const lines: string[] = [];
-  let firstWall = 0;
-  let partial = "";
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    const parts = (partial + chunk).split("\n");
-    partial = parts.pop()!;
-    for (const line of parts) {
-      if (lines.length === 0) firstWall = performance.now() - t0;
-      lines.push(line);
-    }
-  }
-  await child.status;
-  return { firstMs: firstWall, results: JSON.parse(lines[1]).results } as AnchorRun;
-}
-
-function p50(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
+    },
+  });
+  return { firstMs, results: JSON.parse(lines[1]).results } as AnchorRun;
 }
 
 type Structured = Record<string, unknown>;
@@ -172,13 +123,10 @@ function callPlaces(s: Structured): string[] {
 async function runOurs(positions: ReturnType<typeof sample>, anchor: AnchorRun) {
   const peer = new Peer("ours", oursCommand(ROOT, ["--no-git"]));
   await peer.handshake();
-  const at = (p: Position) => ({ path: p.path, line: p.line, column: p.column });
+  const timed = timedCalls(peer);
   const call = async (name: string, args: Record<string, unknown>) => {
-    const t = performance.now();
-    const answer = await peer.request("tools/call", { name, arguments: args }, {
-      timeoutMs: 300_000,
-    });
-    return { ms: performance.now() - t, s: structuredOf(answer) };
+    const { ms, answer } = await timed(name, args);
+    return { ms, s: structuredOf(answer) };
   };
   const first = await call("go_to_definition", at(positions.types[0]));
   const misses: string[] = [];
@@ -255,15 +203,7 @@ const rows: Array<[string, keyof AnchorRun["results"]]> = [
   ["type at a position (go_to_definition)", "type"],
 ];
 for (const [label, key] of rows) {
-  const mine = p50(ours.times[key]);
-  const theirs = p50(anchor.results[key].map((r) => r.ms));
-  const met = mine <= TARGET_MS;
-  console.log(
-    `| ${label} | ${mine.toFixed(1)} ms | ${theirs.toFixed(1)} ms | ${
-      (mine / theirs).toFixed(2)
-    }x | ` +
-      `<= ${TARGET_MS} ms | ${met ? "met" : "**missed**"} |`,
-  );
+  p50Row(label, { ours: ours.times[key], anchor: anchor.results[key].map((r) => r.ms) }, TARGET_MS);
 }
 console.log(`\nparity misses: ${ours.misses.length}`);
 for (const miss of ours.misses) console.log(`- ${miss}`);

@@ -1,41 +1,17 @@
 // The standalone anchor of bench/semantic_navigation.ts: the same TypeScript (6.0.3) under Node,
 // over the same project (a tsconfig parsed by TypeScript), with TypeScript's own Node file system
-// (ts.sys) as the host. Reads its task as JSON from argv[2] (root, config, positions of each
-// question) and prints one JSON line per phase: the first answer (program build), then for each
-// position the same language-service calls our tool call makes, timed, with their answers.
+// (ts.sys) as the host (ts_project_service.cjs). Reads its task as JSON from argv[2] (root,
+// config, positions of each question) and prints one JSON line per phase: the first answer
+// (program build), then for each position the same language-service calls our tool call makes,
+// timed, with their answers.
 "use strict";
 const started = process.hrtime.bigint();
 const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
 const task = JSON.parse(require("fs").readFileSync(process.argv[2], "utf8"));
 const ts = require(task.typescript);
 const root = task.root;
-const configPath = `${root}/${task.config}`;
-const parsed = ts.parseJsonConfigFileContent(
-  ts.readConfigFile(configPath, ts.sys.readFile).config,
-  ts.sys,
-  root,
-  undefined,
-  configPath,
-);
-const host = {
-  getCompilationSettings: () => parsed.options,
-  getScriptFileNames: () => parsed.fileNames,
-  getScriptVersion: () => "1",
-  getScriptSnapshot: (f) => {
-    const text = ts.sys.readFile(f);
-    return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-  },
-  getCurrentDirectory: () => root,
-  getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-  fileExists: ts.sys.fileExists,
-  readFile: ts.sys.readFile,
-  readDirectory: ts.sys.readDirectory,
-  directoryExists: ts.sys.directoryExists,
-  getDirectories: ts.sys.getDirectories,
-  realpath: ts.sys.realpath,
-  useCaseSensitiveFileNames: () => true,
-};
-const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+const { projectService } = require("./ts_project_service.cjs");
+const { service } = projectService(ts, root, `${root}/${task.config}`);
 const rel = (f) => (f.startsWith(`${root}/`) ? f.slice(root.length + 1) : null);
 function place(fileName, offset) {
   const file = service.getProgram().getSourceFile(fileName);

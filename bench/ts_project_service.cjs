@@ -1,24 +1,32 @@
-// The Node side of the TypeScript anchors (bench/monorepo_anchor.cjs, monorepo_first_anchor.cjs):
-// one tsconfig project's language service with TypeScript's own Node file system (ts.sys) as the
-// host, project references followed to their sources, as `tsc -p` and our engine read them.
+// The Node side of the TypeScript anchors (bench/semantic_anchor.cjs,
+// semantic_navigation_anchor.cjs, monorepo_anchor.cjs, monorepo_first_anchor.cjs): a language
+// service with TypeScript's own Node file system (ts.sys) as the host, a tsconfig's project
+// references followed to their sources, as `tsc -p` and our engine read them.
 "use strict";
 
-/** The parsed config (`parsed`) and a language service over its files (`service`). */
-function projectService(ts, root, configPath) {
+/** A tsconfig parsed as `tsc -p` parses it (its paths from the tsconfig's folder). */
+function parseProject(ts, configPath) {
   const json = ts.readConfigFile(configPath, ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(
+  return ts.parseJsonConfigFileContent(
     json.config,
     ts.sys,
     configPath.slice(0, configPath.lastIndexOf("/")),
     undefined,
     configPath,
   );
+}
+
+/**
+ * A language service over `project` (its `options`, `fileNames` and, from a tsconfig,
+ * `projectReferences`) in `root`; every file at version "1" unless `scriptVersion` says.
+ */
+function languageService(ts, root, project, scriptVersion = () => "1") {
   const host = {
-    getCompilationSettings: () => parsed.options,
-    getScriptFileNames: () => parsed.fileNames,
-    getProjectReferences: () => parsed.projectReferences,
+    getCompilationSettings: () => project.options,
+    getScriptFileNames: () => project.fileNames,
+    getProjectReferences: () => project.projectReferences,
     useSourceOfProjectReferenceRedirect: () => true,
-    getScriptVersion: () => "1",
+    getScriptVersion: scriptVersion,
     getScriptSnapshot: (name) => {
       const text = ts.sys.readFile(name);
       return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
@@ -33,7 +41,13 @@ function projectService(ts, root, configPath) {
     realpath: ts.sys.realpath,
     useCaseSensitiveFileNames: () => true,
   };
-  return { parsed, service: ts.createLanguageService(host, ts.createDocumentRegistry()) };
+  return ts.createLanguageService(host, ts.createDocumentRegistry());
 }
 
-module.exports = { projectService };
+/** The parsed config (`parsed`) and a language service over its files (`service`). */
+function projectService(ts, root, configPath) {
+  const parsed = parseProject(ts, configPath);
+  return { parsed, service: languageService(ts, root, parsed) };
+}
+
+module.exports = { languageService, parseProject, projectService };
