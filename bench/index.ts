@@ -14,7 +14,8 @@
  *   BENCH_CORPUS=../corpora/linux-source-6.1 deno run --allow-read --allow-run --allow-env \
  *     bench/index.ts [--rounds 3] [--build-only]
  */
-import { cpuSeconds, loadAverage, parseLine, Peer, procStatusKiB } from "./client.ts";
+import { cpuSeconds, loadAverage, Peer, procStatusKiB } from "./client.ts";
+import { againstRg, type GrepCounts, grepCounts, rgCounts } from "./grep_counts.ts";
 import {
   CORPUS,
   median,
@@ -23,7 +24,6 @@ import {
   serverLabel,
   timed,
 } from "./servers.ts";
-import { refusedPaths } from "./secrets.ts";
 import { numFlag } from "./flags.ts";
 
 const ROUNDS = numFlag("--rounds", 3);
@@ -83,44 +83,9 @@ const ours = new Peer("ours", oursCommand(CORPUS, ["--log-level", "debug"]), {
 });
 await ours.handshake();
 
-interface Result {
-  ms: number;
-  files: number;
-  matches: number;
-  counts?: Map<string, number>;
-  error?: string;
-}
-
-async function call(peer: Peer, query: Query): Promise<Result> {
-  const t0 = performance.now();
-  const a = await peer.requestLine("tools/call", {
-    name: "grep",
-    arguments: { ...query.args, head_limit: 0 },
-  }, { timeoutMs: 600_000 });
-  const ms = performance.now() - t0;
-  const msg = parseLine(a.line) as {
-    result?: {
-      isError?: boolean;
-      content: { text?: string }[];
-      structuredContent?: { counts?: string[]; total_files: number; total_matches: number };
-    };
-  };
-  const sc = msg.result?.structuredContent;
-  if (msg.result === undefined || msg.result.isError || sc === undefined) {
-    return { ms, files: 0, matches: 0, error: msg.result?.content[0]?.text ?? "no result" };
-  }
-  const counts = sc.counts === undefined ? undefined : toCounts(sc.counts);
-  return { ms, files: sc.total_files, matches: sc.total_matches, counts };
-}
-
-function toCounts(lines: string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const l of lines) {
-    if (l === "") continue;
-    const i = l.lastIndexOf(":");
-    m.set(l.slice(0, i), Number(l.slice(i + 1)));
-  }
-  return m;
+/** A query's grep on `peer` (count or content mode, no head limit), timed. */
+function call(peer: Peer, query: Query): Promise<GrepCounts> {
+  return grepCounts(peer, query.args);
 }
 
 // 1. The build, with pings (and, as the machine's baseline, pings for 5 s before the first grep).
@@ -192,27 +157,21 @@ for (const query of QUERIES) {
     ratios.push(r.ms / rg.ms);
     if (r.error !== undefined) first = r;
   }
-  const rgCounts = toCounts(rg.stdout.split("\n"));
-  for (const p of refusedPaths(CORPUS, rgCounts.keys())) rgCounts.delete(p);
+  const verdict = againstRg(first, rgCounts(CORPUS, rg.stdout));
   let check: string;
   let ok = first.error === undefined;
   if (!ok) check = `not checked: ${first.error!.slice(0, 200)}`;
   else if (first.counts !== undefined) {
-    const got = first.counts;
-    const bad = [...new Set([...got.keys(), ...rgCounts.keys()])].filter((p) =>
-      got.get(p) !== rgCounts.get(p)
-    );
-    ok = bad.length === 0;
+    const bad = verdict.differ;
+    ok = verdict.ok;
     check = ok
-      ? `PASS ${got.size} files, ${first.matches} lines = rg`
+      ? `PASS ${first.counts.size} files, ${first.matches} lines = rg`
       : `FAIL ${bad.length} paths differ [${bad.slice(0, 5).join(", ")}]`;
   } else {
-    let lines = 0;
-    for (const n of rgCounts.values()) lines += n;
-    ok = lines === first.matches && rgCounts.size === first.files;
+    ok = verdict.ok;
     check = ok
       ? `PASS ${first.files} files, ${first.matches} lines = rg`
-      : `FAIL ours ${first.files} files ${first.matches} lines, rg ${rgCounts.size} files ${lines} lines`;
+      : `FAIL ours ${first.files} files ${first.matches} lines, rg ${verdict.rgFiles} files ${verdict.rgLines} lines`;
   }
   rows.push({
     query,

@@ -22,7 +22,8 @@
  * --cache-dir: reuse a cache folder (step 1 is skipped when it holds the index already).
  * --pause-ms: the pause before the first call of the "after a pause" sessions (default 3000).
  */
-import { loadAverage, parseLine, Peer } from "./client.ts";
+import { loadAverage, Peer } from "./client.ts";
+import { againstRg, type GrepCounts, grepCounts, rgCounts } from "./grep_counts.ts";
 import {
   CORPUS,
   median,
@@ -31,7 +32,6 @@ import {
   serverLabel,
   timed,
 } from "./servers.ts";
-import { refusedPaths } from "./secrets.ts";
 import { flagValue, numFlag } from "./flags.ts";
 
 requireCorpusAndServer();
@@ -77,54 +77,22 @@ function ours(root: string, lines: (line: string) => void): Peer {
   });
 }
 
-async function grep(
-  peer: Peer,
-  query: Query,
-): Promise<{ ms: number; counts: Map<string, number>; matches: number; files: number }> {
-  const t0 = performance.now();
-  const a = await peer.requestLine("tools/call", {
-    name: "grep",
-    arguments: { ...query.args, head_limit: 0 },
-  }, { timeoutMs: 600_000 });
-  const ms = performance.now() - t0;
-  const msg = parseLine(a.line) as {
-    result?: {
-      structuredContent?: { counts?: string[]; total_files: number; total_matches: number };
-    };
-  };
-  const sc = msg.result?.structuredContent;
-  return {
-    ms,
-    counts: toCounts(sc?.counts ?? []),
-    matches: sc?.total_matches ?? -1,
-    files: sc?.total_files ?? -1,
-  };
+/** A query's grep on `peer` (count or content mode, no head limit), timed. */
+function grep(peer: Peer, query: Query): Promise<GrepCounts> {
+  return grepCounts(peer, query.args);
 }
 
-function toCounts(lines: string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const l of lines) {
-    if (l === "") continue;
-    const i = l.lastIndexOf(":");
-    m.set(l.slice(0, i), Number(l.slice(i + 1)));
-  }
-  return m;
-}
-
-function check(query: Query, got: Awaited<ReturnType<typeof grep>>, rgOut: string): string {
-  const rg = toCounts(rgOut.split("\n"));
-  for (const p of refusedPaths(CORPUS, rg.keys())) rg.delete(p);
+function check(query: Query, got: GrepCounts, rgOut: string): string {
+  if (got.error !== undefined) return `FAIL ${got.error.slice(0, 200)}`;
+  const verdict = againstRg(got, rgCounts(CORPUS, rgOut));
   if (query.args.output_mode === "content") {
-    let lines = 0;
-    for (const n of rg.values()) lines += n;
-    return lines === got.matches && rg.size === got.files
+    return verdict.ok
       ? `PASS ${got.files} files = rg`
-      : `FAIL ${got.files}/${got.matches} vs rg ${rg.size}/${lines}`;
+      : `FAIL ${got.files}/${got.matches} vs rg ${verdict.rgFiles}/${verdict.rgLines}`;
   }
-  const bad = [...new Set([...got.counts.keys(), ...rg.keys()])].filter((p) =>
-    got.counts.get(p) !== rg.get(p)
-  );
-  return bad.length === 0 ? `PASS ${got.counts.size} files = rg` : `FAIL ${bad.length} differ`;
+  return verdict.ok
+    ? `PASS ${got.counts?.size ?? 0} files = rg`
+    : `FAIL ${verdict.differ.length} differ`;
 }
 
 async function du(dir: string): Promise<number> {
