@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { lineId } from "./client.ts";
+import { LineSplitter } from "./byte_lines.ts";
 import { isRefusedPath, isSecretName } from "./secrets.ts";
 
 const enc = new TextEncoder();
@@ -34,4 +35,36 @@ Deno.test("isRefusedPath: refuses a secret or .git folder segment", () => {
       .map(isRefusedPath),
     [true, true, true, false],
   );
+});
+
+/** The lines a splitter hands over for `text` cut into chunks of `size` bytes. */
+function splitInChunks(text: string, size: number, copy: boolean): string[] {
+  const bytes = enc.encode(text);
+  const lines: string[] = [];
+  const splitter = new LineSplitter({ copy });
+  const take = (line: Uint8Array) => lines.push(new TextDecoder().decode(line));
+  // One buffer reused for every chunk when `copy`, as the floor reads its stdin.
+  const buffer = new Uint8Array(size);
+  for (let i = 0; i < bytes.length; i += size) {
+    const piece = bytes.subarray(i, i + size);
+    if (copy) {
+      buffer.set(piece);
+      splitter.push(buffer.subarray(0, piece.length), take);
+    } else {
+      splitter.push(piece.slice(), take);
+    }
+  }
+  const rest = splitter.rest();
+  if (rest !== null) take(rest);
+  return lines;
+}
+
+Deno.test("LineSplitter: gives the same lines whatever the chunk size, a reused buffer too", () => {
+  const text = '{"id":1}\n\n{"id":22,"text":"é ü"}\n{"id":333}';
+  const want = ['{"id":1}', "", '{"id":22,"text":"é ü"}', '{"id":333}'];
+  for (const copy of [false, true]) {
+    for (let size = 1; size <= text.length + 1; size++) {
+      assertEquals(splitInChunks(text, size, copy), want);
+    }
+  }
 });

@@ -5,6 +5,7 @@
  * read at the start (`{"jsonrpc":"2.0","id":N,`) or the end (`,"id":N}`) of it, so large answers
  * cost every server the same small client work.
  */
+import { concat, LineSplitter } from "./byte_lines.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -135,14 +136,7 @@ export class Peer {
         let smallLen = 0;
         const out = async () => {
           if (smallLen === 0) return;
-          const buf = small.length === 1 ? small[0] : new Uint8Array(smallLen);
-          if (small.length > 1) {
-            let o = 0;
-            for (const p of small) {
-              buf.set(p, o);
-              o += p.length;
-            }
-          }
+          const buf = small.length === 1 ? small[0] : concat(small, smallLen);
           small = [];
           smallLen = 0;
           await this.#writer.write(buf);
@@ -168,35 +162,13 @@ export class Peer {
 
   async #readLoop(): Promise<void> {
     const reader = this.#child.stdout.getReader();
-    let pending: Uint8Array[] = [];
-    let pendingLen = 0;
+    // Each read gives a fresh chunk: the start of a line is held without a copy.
+    const lines = new LineSplitter({ copy: false });
+    const dispatch = (line: Uint8Array) => this.#dispatch(line);
     while (true) {
       const { value: chunk, done } = await reader.read();
       if (done) break;
-      let start = 0;
-      while (start < chunk.length) {
-        const nl = chunk.indexOf(10, start);
-        if (nl < 0) {
-          pending.push(chunk.subarray(start));
-          pendingLen += chunk.length - start;
-          break;
-        }
-        let line = chunk.subarray(start, nl);
-        if (pendingLen > 0) {
-          const whole = new Uint8Array(pendingLen + line.length);
-          let o = 0;
-          for (const p of pending) {
-            whole.set(p, o);
-            o += p.length;
-          }
-          whole.set(line, o);
-          line = whole;
-          pending = [];
-          pendingLen = 0;
-        }
-        this.#dispatch(line);
-        start = nl + 1;
-      }
+      lines.push(chunk, dispatch);
     }
     this.#closed = true;
     const err: Answer = { id: null, line: new Uint8Array() };

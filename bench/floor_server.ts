@@ -9,6 +9,7 @@
  *
  *   deno run --allow-read bench/floor_server.ts --tools-list FILE --text FILE --uri URI
  */
+import { concat, LineSplitter } from "./byte_lines.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -120,12 +121,7 @@ async function flush(): Promise<void> {
   let smallLen = 0;
   const flushSmall = async () => {
     if (smallLen === 0) return;
-    const buf = new Uint8Array(smallLen);
-    let o = 0;
-    for (const p of small) {
-      buf.set(p, o);
-      o += p.length;
-    }
+    const buf = concat(small, smallLen);
     small = [];
     smallLen = 0;
     await writeAll(buf);
@@ -144,52 +140,21 @@ async function flush(): Promise<void> {
 
 async function main(): Promise<void> {
   const buf = new Uint8Array(1 << 20);
-  let pending: Uint8Array[] = [];
-  let pendingLen = 0;
+  // The read buffer is reused: the start of a line is copied out of it.
+  const lines = new LineSplitter({ copy: true });
   try {
     while (true) {
       const n = await Deno.stdin.read(buf);
       if (n === null) break;
-      const chunk = buf.subarray(0, n);
-      let start = 0;
-      while (start < n) {
-        const nl = chunk.indexOf(10, start);
-        if (nl < 0) {
-          pending.push(chunk.slice(start));
-          pendingLen += n - start;
-          break;
-        }
-        let line = chunk.subarray(start, nl);
-        if (pendingLen > 0) {
-          const whole = new Uint8Array(pendingLen + line.length);
-          let o = 0;
-          for (const p of pending) {
-            whole.set(p, o);
-            o += p.length;
-          }
-          whole.set(line, o);
-          line = whole;
-          pending = [];
-          pendingLen = 0;
-        }
-        answer(line);
-        start = nl + 1;
-      }
+      lines.push(buf.subarray(0, n), answer);
       if (parts.length > 0) {
         const queued = partsBytes;
         kick();
         if (queued > WAIT_BYTES && writing) await writing;
       }
     }
-    if (pendingLen > 0) {
-      const whole = new Uint8Array(pendingLen);
-      let o = 0;
-      for (const p of pending) {
-        whole.set(p, o);
-        o += p.length;
-      }
-      answer(whole);
-    }
+    const last = lines.rest();
+    if (last !== null) answer(last);
     kick();
     while (writing) await writing;
   } catch (e) {
