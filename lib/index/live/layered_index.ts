@@ -18,6 +18,7 @@ import {
   type FileRecord,
   GONE,
   INDEXED,
+  SCAN,
   toCandidates,
   TrigramIndex,
 } from "./trigram_index.ts";
@@ -28,6 +29,8 @@ interface Layer {
   live: Uint8Array;
   byRel: Map<string, number>;
   liveCount: number;
+  /** The shard's files in state SCAN, ascending (chooseFiles looks at them and the hits only). */
+  scans: Int32Array;
 }
 
 /** What the encoder reads of one source: its live records, documents and lists. */
@@ -75,7 +78,9 @@ export class LayeredIndex {
       live[i] = 1;
       liveCount++;
     }
-    this.#layers.push({ shard, live, byRel, liveCount });
+    const scans: number[] = [];
+    for (let i = 0; i < files.length; i++) if (files[i].state === SCAN) scans.push(i);
+    this.#layers.push({ shard, live, byRel, liveCount, scans: Int32Array.from(scans) });
   }
 
   get layers(): readonly StoredShard[] {
@@ -238,6 +243,7 @@ export class LayeredIndex {
         docLen: shard.docLen,
         isLive: (f) => layer.live[f] === 1,
         namesOf: (f) => shard.namesOf(f),
+        scanFiles: layer.scans,
       }, { fileLevel, keep, defines, out: chosen });
       if (last >= 0) sources++;
     }
