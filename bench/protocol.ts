@@ -291,60 +291,50 @@ function ratio(a: number | undefined, b: number | undefined): string {
   return `${(a / b).toFixed(2)}x`;
 }
 
+/** A row of the table: the measure, floor, ours, ours/floor, SDK, SDK/floor and the target. */
+function measureRow(
+  label: string,
+  v: (n: Name) => number | undefined,
+  options: { digits: number; target: string },
+): string[] {
+  const { digits, target } = options;
+  return [
+    label,
+    fmt(v("floor"), digits),
+    fmt(v("ours"), digits),
+    ratio(v("ours"), v("floor")),
+    fmt(v("sdk"), digits),
+    ratio(v("sdk"), v("floor")),
+    target,
+  ];
+}
+
 const rows: string[][] = [];
 const json: Record<string, unknown> = {};
 for (const run of RUNS) {
   const m = results.get(run.key);
   const v = (n: Name) => (m?.get(n) ? median(m.get(n)!) : undefined);
   const target = run.key === "ping64" || run.key.startsWith("big") ? ">= 0.8x" : "";
-  rows.push([
-    `${run.label} (${run.unit})`,
-    fmt(v("floor"), run.unit === "MiB/s" ? 0 : 0),
-    fmt(v("ours")),
-    ratio(v("ours"), v("floor")),
-    fmt(v("sdk")),
-    ratio(v("sdk"), v("floor")),
-    target,
-  ]);
+  rows.push(measureRow(`${run.label} (${run.unit})`, v, { digits: 0, target }));
   json[run.key] = { floor: m?.get("floor"), ours: m?.get("ours"), sdk: m?.get("sdk") };
 }
 {
   const v = (n: Name) => (cold.get(n) ? median(cold.get(n)!) : undefined);
-  rows.push([
-    `cold start, spawn to initialize answer (ms, median of ${COLD})`,
-    fmt(v("floor"), 1),
-    fmt(v("ours"), 1),
-    ratio(v("ours"), v("floor")),
-    fmt(v("sdk"), 1),
-    ratio(v("sdk"), v("floor")),
-    "<= 1.3x",
-  ]);
+  const label = `cold start, spawn to initialize answer (ms, median of ${COLD})`;
+  rows.push(measureRow(label, v, { digits: 1, target: "<= 1.3x" }));
   json.cold = Object.fromEntries(cold);
 }
 {
   const v = (n: Name) => rss.get(n);
-  rows.push([
-    "peak RSS after the runs above (MiB, VmHWM)",
-    fmt(v("floor"), 1),
-    fmt(v("ours"), 1),
-    ratio(v("ours"), v("floor")),
-    fmt(v("sdk"), 1),
-    ratio(v("sdk"), v("floor")),
-    "<= 1.5x",
-  ]);
+  rows.push(
+    measureRow("peak RSS after the runs above (MiB, VmHWM)", v, { digits: 1, target: "<= 1.5x" }),
+  );
   json.rss = Object.fromEntries(rss);
 }
 {
   const v = (n: Name) => cpuPerKiB.get(n);
-  rows.push([
-    "tools/list, server CPU per KiB of answer (µs/KiB)",
-    fmt(v("floor"), 1),
-    fmt(v("ours"), 1),
-    ratio(v("ours"), v("floor")),
-    fmt(v("sdk"), 1),
-    ratio(v("sdk"), v("floor")),
-    "",
-  ]);
+  const label = "tools/list, server CPU per KiB of answer (µs/KiB)";
+  rows.push(measureRow(label, v, { digits: 1, target: "" }));
   rows.push([
     "tools/list answer size (bytes)",
     fmt(toolsListSize.get("floor")),
