@@ -1,8 +1,8 @@
 /**
  * Splits the bytes a relay reads from its daemon into lines, never decoding them: a line comes
  * out as the pieces it arrived in. A long piece is handed on as a view of the read buffer it was
- * read into (the next read gets a new buffer), so a large answer is never copied on its way
- * through; a short one is copied out, and one buffer serves many small frames.
+ * read into (the next reads go after it, or into a new buffer), so a large answer is never copied
+ * on its way through; a short one is copied out, and one buffer serves many small frames.
  */
 
 import { JsonBytes } from "../jsonrpc/json_bytes.ts";
@@ -10,13 +10,16 @@ import { JsonBytes } from "../jsonrpc/json_bytes.ts";
 const LF = 0x0a;
 /** Pieces at least this long are handed on as views instead of copies. */
 const VIEW_MIN = 16 * 1024;
+/** A buffer part of which was handed on takes further reads while this much of it is left. */
+const MIN_READ = 64 * 1024;
 
 export class ByteLines {
   readonly #max: number;
   readonly #readSize: number;
   #buffer: Uint8Array;
-  /** Part of #buffer was handed on: the next read needs a fresh one. */
+  /** Part of #buffer was handed on: reads go after #offset, or into a fresh buffer. */
   #given = false;
+  #offset = 0;
   /** The start of a line that spans reads. */
   #pieces: Uint8Array[] = [];
   #held = 0;
@@ -31,11 +34,13 @@ export class ByteLines {
 
   /** Where the next read goes. */
   buffer(): Uint8Array {
-    if (this.#given) {
+    if (!this.#given) this.#offset = 0;
+    else if (this.#buffer.length - this.#offset < MIN_READ) {
       this.#buffer = new Uint8Array(this.#readSize);
       this.#given = false;
+      this.#offset = 0;
     }
-    return this.#buffer;
+    return this.#buffer.subarray(this.#offset);
   }
 
   /**
@@ -43,7 +48,7 @@ export class ByteLines {
    * complete. A line longer than the cap is dropped whole.
    */
   push(n: number): JsonBytes[] {
-    const data = this.#buffer.subarray(0, n);
+    const data = this.#buffer.subarray(this.#offset, this.#offset + n);
     const lines: JsonBytes[] = [];
     let start = 0;
     while (start <= n) {
@@ -57,6 +62,7 @@ export class ByteLines {
       this.#discarding = false;
       start = lf + 1;
     }
+    if (this.#given) this.#offset += n;
     return lines;
   }
 

@@ -74,6 +74,23 @@ Deno.test("byte lines: every split of the stream gives the same frames, results 
   }
 });
 
+Deno.test("byte lines: medium results read into one buffer one after the other stay intact", () => {
+  const texts = Array.from(
+    { length: 40 },
+    (_, i) => JSON.stringify({ i, pad: `${i}`.repeat(9000) }),
+  );
+  const stream = encoder.encode(texts.map((text, i) => resultFrame(i, text)).join(""));
+  for (const sizes of [[100_000], [30_000, 70_000], [262_144]]) {
+    const lines = split(stream, sizes, 1 << 30, 256 * 1024);
+    const decoded = lines.map(decodeDaemonFrame);
+    assert.deepEqual(
+      decoded.map((f) => f.kind === "result" ? [f.n, f.json.text()] : f.kind),
+      texts.map((text, i) => [i, text]),
+      `reads of ${sizes}`,
+    );
+  }
+});
+
 Deno.test("byte lines: a line over the cap is dropped whole and the next one comes out", () => {
   const text = encoder.encode(`R 1 ${"x".repeat(300)}\nR 2 {}\n`);
   const lines = split(text, [10], 100);
