@@ -7,11 +7,14 @@
  * gives VmRSS; the worker thread (`worker-N`, present or gone: a worker that was not terminated
  * keeps it); the main isolate's heap (caches on the main thread would grow it); and V8's heap pages
  * still mapped (anonymous 256 KiB mappings: pages of a heap, in use or pooled by V8 for reuse).
- * Run it with the start task's V8 flags, then with others, to compare.
+ * Run it with the start task's V8 flags, then with others, to compare. With `--quiet`, one cycle
+ * and the main thread waits without a timer of its own after the answers: a shell samples VmRSS
+ * once a second from outside (a sampling timer would wake the main thread's event loop, which
+ * runs the task that gives V8's pooled pages back).
  *
  *   deno run --allow-read --allow-env --allow-ffi --allow-run=cat,sh --unstable-worker-options \
  *     --v8-flags=--max-semi-space-size=4,--heap-growing-percent=20,--memory-pool-timeout=1 \
- *     bench/python_idle_memory.ts --root ../corpora/requests [--cycles 2] [--watch-s 12]
+ *     bench/python_idle_memory.ts --root ../corpora/requests [--cycles 2] [--watch-s 12] [--quiet]
  */
 import { flagValue, numFlag } from "./flags.ts";
 import { readProc } from "./client.ts";
@@ -22,6 +25,7 @@ import { tuneAllocator } from "../lib/cli/allocator.ts";
 const ROOT = flagValue("--root") ?? "../corpora/requests";
 const CYCLES = numFlag("--cycles", 2);
 const WATCH_S = numFlag("--watch-s", 12);
+const QUIET = Deno.args.includes("--quiet");
 const IDLE_MS = 2000;
 const POSITIONS = [
   { path: "src/requests/sessions.py", line: 76, name: "merge_setting" },
@@ -69,6 +73,23 @@ function report(step: string): void {
   );
 }
 
+/**
+ * VmRSS in MiB once a second for `seconds`, sampled by a shell while this thread waits on the
+ * shell's exit only (its samples go to a file the shell then prints).
+ */
+async function sampledOutside(seconds: number): Promise<string> {
+  const file = `/tmp/python_idle_memory.${Deno.pid}`;
+  const loop = `for i in $(seq 1 ${seconds}); do sleep 1; ` +
+    `awk '/VmRSS/{printf "%d ", $2/1024}' /proc/${Deno.pid}/status >> ${file}; done`;
+  await new Deno.Command("sh", { args: ["-c", loop], stdout: "null", stderr: "null" }).output();
+  const out = await new Deno.Command("sh", {
+    args: ["-c", `cat ${file}; rm -f ${file}`],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
 console.error(tuneAllocator());
 const ws = Workspace.openSync({ root: ROOT, noIgnore: false, allowSecrets: false });
 const signal = new AbortController().signal;
@@ -76,7 +97,12 @@ console.log("| step | VmRSS MiB | V8 pages MiB | worker thread | main heap MiB |
 console.log("|---|---|---|---|---|");
 report("before");
 const engine = pythonEngine({ idleMs: IDLE_MS });
-for (let cycle = 1; cycle <= CYCLES; cycle++) {
+if (QUIET) {
+  await engine.ask(ws, { kind: "diagnostics", path: "" }, { signal });
+  report("answered");
+  console.log(`VmRSS MiB each second after the answer: ${await sampledOutside(WATCH_S)}`);
+}
+for (let cycle = 1; cycle <= (QUIET ? 0 : CYCLES); cycle++) {
   const found = await engine.ask(ws, { kind: "diagnostics", path: "" }, { signal });
   if (found.kind !== "diagnostics") throw new Error("not a diagnostics answer");
   for (const at of POSITIONS) await engine.ask(ws, { kind: "references", at }, { signal });
