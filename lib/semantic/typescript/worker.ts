@@ -19,6 +19,7 @@ import { type Project, ProjectSet } from "./projects.ts";
 import { SemanticQueries } from "./queries.ts";
 import { MAX_CALL_DEPTH, NavigationQueries } from "./navigation.ts";
 import { TypeFiles } from "./type_files.ts";
+import { sharedRegistry } from "./shared_registry.ts";
 import { ProjectDiagnostics } from "./project_diagnostics.ts";
 
 type TS = typeof ts;
@@ -58,7 +59,7 @@ class SemanticWorld {
     this.#projects = new ProjectSet(
       tsModule,
       this.#files,
-      tsModule.createDocumentRegistry(true, ws.root),
+      sharedRegistry(tsModule, tsModule.createDocumentRegistry(true, ws.root)),
       token,
       (message) => post({ t: "log", level: "warn", message: `tsconfig: ${message}` }),
     );
