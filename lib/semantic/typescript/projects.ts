@@ -11,6 +11,7 @@ import type ts from "typescript";
 import { isMinifiedScript, isScriptPath } from "./script_paths.ts";
 import type { TypeFiles } from "./type_files.ts";
 import { DenoConfigReader } from "./deno_config.ts";
+import { ProjectReach } from "./reach.ts";
 
 type TS = typeof ts;
 
@@ -207,6 +208,7 @@ export class ProjectSet {
   /** Each config file's version (TypeFiles.version) when it was read. */
   readonly #configVersions = new Map<string, string>();
   #defaultFiles: string[] | null = null;
+  readonly #reach: ProjectReach;
   /** Every config of the root (found by name, and those their references name), once read. */
   #allConfigs: Config[] | null = null;
 
@@ -222,6 +224,7 @@ export class ProjectSet {
     this.#registry = registry;
     this.#token = token;
     this.#log = log;
+    this.#reach = new ProjectReach(tsModule, files);
   }
 
   /** Every project is dropped (a config changed, files came or went); parsed files are kept. */
@@ -232,6 +235,7 @@ export class ProjectSet {
     this.#nearest.clear();
     this.#defaultFiles = null;
     this.#allConfigs = null;
+    this.#reach.reset();
     this.configFiles.clear();
     this.#configVersions.clear();
   }
@@ -371,6 +375,20 @@ export class ProjectSet {
    */
   throwIfCancelled(): void {
     this.#token.throwIfCancellationRequested();
+  }
+
+  /**
+   * The projects of the root's configs whose programs may hold `path` (absolute): those built
+   * already, those that list it, and those whose imports may reach it (ProjectReach); the others
+   * are not built for the question. Whether a candidate holds it is Project.holds.
+   */
+  candidates(path: string): Project[] {
+    return this.allConfigs()
+      .filter((config) =>
+        this.#projects.has(this.#files.relOf(config.path) ?? config.path) ||
+        this.#reach.couldHold(config, path)
+      )
+      .map((config) => this.#project(config));
   }
 
   /** The default project (files no config lists). */

@@ -143,11 +143,14 @@ export class SemanticQueries {
   /**
    * Every project whose program holds `path` (listed or reached through imports and `paths`):
    * the owner first, then the other configs' projects by path (built for the question, each
-   * after a cancellation check).
+   * after a cancellation check, but those whose imports cannot reach the file:
+   * ProjectSet.candidates).
    */
   #holders(owner: Project, path: string): Project[] {
     const out = [owner];
-    for (const project of this.#projects.configProjects()) {
+    // The owner's program first: its files are then parsed for the others to share.
+    owner.holds(path);
+    for (const project of this.#projects.candidates(path)) {
       if (project === owner) continue;
       this.#projects.throwIfCancelled();
       if (project.holds(path)) out.push(project);
