@@ -16,6 +16,13 @@
  *   deno run --allow-read --allow-write --allow-run --allow-env bench/monorepo_first.ts \
  *     --corpus hono --root /path/to/honojs+hono
  *
+ * For find_references a second anchor does the work our answer does (the same script with
+ * `all`: every project whose program holds the file, one document registry, references merged),
+ * timed the same way: ours against it is like for like, ours against the owning project is the
+ * target's ratio. `--names compose,HonoOptions` asks only those declarations, `--tools
+ * find_references` only that tool, `--before DIR` also runs the server of DIR (an export of an
+ * earlier commit) right after ours on each question.
+ *
  * The anchor's typescript@6.0.3 is installed with npm into $BENCH_DIR/ts-anchor (default
  * /var/tmp/shipcode-bench) on the first run (bench/monorepo_diagnostics.ts does the same).
  */
@@ -28,7 +35,10 @@ import { flagValue } from "./flags.ts";
 const ROOT = flagValue("--root");
 const CORPUS = flagValue("--corpus") ?? "vue";
 const ANCHOR_SCRIPT = new URL("./monorepo_first_anchor.cjs", import.meta.url).pathname;
-const TOOLS = ["go_to_definition", "find_references"] as const;
+const TOOLS = (flagValue("--tools") ?? "go_to_definition,find_references").split(",");
+const NAMES = flagValue("--names")?.split(",");
+/** An export of an earlier commit (`git archive`), asked the same questions right after ours. */
+const BEFORE = flagValue("--before");
 
 /** The owning project's tsconfig and the declarations asked about, by file and name. */
 const SAMPLES: Record<string, { config: string; names: Array<[string, string]> }> = {
@@ -67,15 +77,19 @@ function sizeOf(answer: Record<string, unknown>, tool: string): string {
     isError?: boolean;
     structuredContent?: Record<string, unknown>;
   };
-  if (result?.isError) throw new Error(`${tool} answered an error: ${JSON.stringify(result)}`);
+  // An error (the engine's time bound at a heavy load) is a figure of the run, not its end.
+  if (result?.isError) {
+    const text = (result as { content?: Array<{ text?: string }> }).content?.[0]?.text ?? "";
+    return `error: ${text.slice(0, 60)}`;
+  }
   const s = result?.structuredContent ?? {};
   if (tool === "go_to_definition") return String((s.definitions as unknown[] | undefined)?.length);
   const projects = Array.isArray(s.projects) ? ` in ${s.projects.length} projects` : "";
   return `${s.total ?? (s.lines as unknown[] | undefined)?.length}${projects}`;
 }
 
-async function ours(root: string, tool: string, p: Position) {
-  const peer = new Peer("ours", oursCommand(root, ["--no-git"]));
+async function ours(root: string, tool: string, p: Position, dir?: string) {
+  const peer = new Peer("ours", oursCommand(root, ["--no-git"], dir));
   await peer.handshake();
   const t0 = performance.now();
   const answer = await peer.request("tools/call", {
@@ -93,10 +107,17 @@ async function ours(root: string, tool: string, p: Position) {
   return { ms, rssKiB, size: sizeOf(answer, tool) };
 }
 
-function anchor(module: string, root: string, config: string, tool: string, p: Position) {
+function anchor(
+  module: string,
+  root: string,
+  config: string,
+  tool: string,
+  p: Position,
+  all = false,
+) {
   const { stdout, success, wall } = runAnchor(ANCHOR_SCRIPT, {
     name: "monorepo_first_task.json",
-    content: { typescript: module, root, config, tool, ...p },
+    content: { typescript: module, root, config, tool, all, ...p },
   });
   if (!success) throw new Error(`the anchor failed on ${p.path}:${p.line}`);
   return { ...JSON.parse(stdout), wall };
@@ -112,10 +133,15 @@ const ratios: number[] = [];
 let rssMet = 0;
 let runs = 0;
 for (const [path, name] of sample.names) {
+  if (NAMES !== undefined && !NAMES.includes(name)) continue;
   const p = positionOf(ROOT, path, name);
   for (const tool of TOOLS) {
     const a = anchor(module, ROOT, sample.config, tool, p);
+    const all = tool === "find_references"
+      ? anchor(module, ROOT, sample.config, tool, p, true)
+      : null;
     const o = await ours(ROOT, tool, p);
+    const b = BEFORE === undefined ? null : await ours(ROOT, tool, p, BEFORE);
     const ratio = o.ms / a.wall;
     ratios.push(ratio);
     const rssOk = o.rssKiB <= 1.3 * a.maxRssKiB + 150 * 1024;
@@ -127,6 +153,20 @@ for (const [path, name] of sample.names) {
         `(answer at ${(a.ms / 1000).toFixed(2)} s, ${a.files} files) [${a.count}], RSS ` +
         `${mib(a.maxRssKiB)} MiB; ratio ${ratio.toFixed(2)}x; RSS target ${
           rssOk ? "met" : "missed"
+        }${
+          all === null
+            ? ""
+            : `; same work standalone ${
+              (all.wall / 1000).toFixed(2)
+            } s [${all.count} in ${all.projects} projects], RSS ${mib(all.maxRssKiB)} MiB, ours ${
+              (o.ms / all.wall).toFixed(2)
+            }x of it`
+        }${
+          b === null
+            ? ""
+            : `; before (${BEFORE}) ${(b.ms / 1000).toFixed(2)} s [${b.size}], RSS ${
+              mib(b.rssKiB)
+            } MiB`
         }; load ${loadAverage()}`,
     );
   }

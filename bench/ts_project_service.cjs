@@ -18,9 +18,16 @@ function parseProject(ts, configPath) {
 
 /**
  * A language service over `project` (its `options`, `fileNames` and, from a tsconfig,
- * `projectReferences`) in `root`; every file at version "1" unless `scriptVersion` says.
+ * `projectReferences`) in `root`; every file at version "1" unless `scriptVersion` says; its own
+ * document registry unless one is given (to share parsed files between projects).
  */
-function languageService(ts, root, project, scriptVersion = () => "1") {
+function languageService(
+  ts,
+  root,
+  project,
+  scriptVersion = () => "1",
+  registry = ts.createDocumentRegistry(),
+) {
   const host = {
     getCompilationSettings: () => project.options,
     getScriptFileNames: () => project.fileNames,
@@ -41,13 +48,16 @@ function languageService(ts, root, project, scriptVersion = () => "1") {
     realpath: ts.sys.realpath,
     useCaseSensitiveFileNames: () => true,
   };
-  return ts.createLanguageService(host, ts.createDocumentRegistry());
+  return ts.createLanguageService(host, registry);
 }
 
-/** The parsed config (`parsed`) and a language service over its files (`service`). */
-function projectService(ts, root, configPath) {
+/**
+ * The parsed config (`parsed`) and a language service over its files (`service`), with the
+ * document registry given, if one is.
+ */
+function projectService(ts, root, configPath, registry = undefined) {
   const parsed = parseProject(ts, configPath);
-  return { parsed, service: languageService(ts, root, parsed) };
+  return { parsed, service: languageService(ts, root, parsed, undefined, registry) };
 }
 
 module.exports = { languageService, parseProject, projectService };
