@@ -25,13 +25,16 @@ export class WorkQueue {
   #waiting: Waiter[] = [];
   /** The owner granted last: the next grant goes to the next owner after it that waits. */
   #lastOwner: object | undefined;
+  /** Told the units in use after each grant and release (the index gives way to them). */
+  readonly #onChange: (unitsInUse: number) => void;
 
-  constructor(capacity: number) {
+  constructor(capacity: number, onChange: (unitsInUse: number) => void = () => {}) {
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new RangeError(`capacity must be >= 1, got ${capacity}`);
     }
     this.capacity = capacity;
     this.#free = capacity;
+    this.#onChange = onChange;
   }
 
   /**
@@ -48,6 +51,7 @@ export class WorkQueue {
     if (this.#waiting.length === 0 && this.#free >= want) {
       this.#free -= want;
       this.#lastOwner = currentOwner();
+      this.#onChange(this.capacity - this.#free);
       return Promise.resolve(this.#releaser(want));
     }
     return new Promise((resolve, reject) => {
@@ -83,6 +87,7 @@ export class WorkQueue {
       released = true;
       this.#free += weight;
       this.#drain();
+      this.#onChange(this.capacity - this.#free);
     };
   }
 
@@ -93,6 +98,7 @@ export class WorkQueue {
       const [waiter] = this.#waiting.splice(next, 1);
       this.#free -= waiter.weight;
       this.#lastOwner = waiter.owner;
+      this.#onChange(this.capacity - this.#free);
       waiter.grant();
     }
   }

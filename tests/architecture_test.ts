@@ -207,7 +207,9 @@ const FS_ALLOWED: Record<string, string> = {
   "lib/index/store/stored_shard.ts": "reads the index's own cache files",
   "lib/index/worker/freshness.ts":
     "stats the folders in a query's scope for the watcher-race guard (no content)",
-  "lib/index/worker/persistence.ts": "stats the root for its cache key, and its own shard files",
+  "lib/index/worker/persistence.ts": "its own shard files",
+  "lib/index/store/root_key.ts":
+    "stats the root for its cache key, and its own manifest for whether one is stored",
   "lib/index/worker/stored_start.ts": "lstats stored files in the stat pass (no content)",
   "lib/index/worker/tree.ts": "takes the real path of a folder for the folder table (no content)",
   "lib/index/early_start.ts":

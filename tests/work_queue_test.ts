@@ -93,3 +93,17 @@ Deno.test("work queue: one owner keeps arrival order", async () => {
   for (const r of all) (await r)();
   assert.deepEqual(order, [1, 2, 3]);
 });
+
+Deno.test("work queue: its listener hears the units in use after every grant and release", async () => {
+  const heard: number[] = [];
+  const queue = new WorkQueue(2, (inUse) => heard.push(inUse));
+  const signal = new AbortController().signal;
+  const one = await queue.acquire(signal);
+  const waiting = queue.acquire(signal, "all");
+  assert.equal(heard.at(-1), 1);
+  one();
+  const all = await waiting;
+  assert.equal(heard.at(-1), 2, "the waiter for every unit holds them all");
+  all();
+  assert.equal(heard.at(-1), 0, "an idle queue says so");
+});

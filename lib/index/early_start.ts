@@ -2,12 +2,20 @@
  * The session's trigram index, and its early start: with a stored index (a cache writer is
  * running) main.ts starts the index worker as soon as the initialize answer is out, while the
  * features are still loading, so that the shards load and the stat pass runs meanwhile: the
- * first grep of a session waits for that pass. The features then take this index over.
+ * first grep of a session waits for that pass. Without a stored index (the first session on the
+ * root) the worker starts later (INDEX_START_DELAY_MS), its first grep being a full scan anyway.
+ * The features then take this index over.
  */
 import { type Config, MIB } from "../config.ts";
 import type { WorkspaceOptions } from "../workspace/workspace.ts";
 import type { CacheWriterHandle } from "./store/cache_owner.ts";
 import { type IndexSettings, SearchIndex } from "./service.ts";
+
+/**
+ * Without a stored index, the index starts this long after the session's start (or when its
+ * first grep is done, if that is sooner), once the server's own start is done.
+ */
+export const INDEX_START_DELAY_MS = 500;
 
 /** Trees with more files build their trigram index after the first grep, not at start. */
 export const EAGER_MAX_FILES = 30_000;
@@ -50,7 +58,7 @@ export function startIndexEarly(
     ...(real === root ? {} : { alias: root }),
   };
   const index = new SearchIndex(indexSettings(ws, config), cache);
-  index.start();
+  index.start(INDEX_START_DELAY_MS);
   return index;
 }
 

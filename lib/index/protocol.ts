@@ -32,6 +32,8 @@ export type ToIndex =
     cache: IndexCache | null;
     /** The port of the watch worker (watch_worker.ts), when settings.watch. */
     watch: MessagePort | null;
+    /** Units of the session's work queue in use (shared memory): the build gives way to them. */
+    busy: Int32Array;
   }
   /** The watch worker failed (its error reached the main thread): nothing is seen any more. */
   | { t: "unwatched"; why: string }

@@ -10,6 +10,7 @@ import type { Candidates } from "./live/trigram_index.ts";
 import type { FromIndex, IndexQuery, IndexSettings, IndexStatus, ToIndex } from "./protocol.ts";
 import type { WatchPort } from "./watch_worker.ts";
 import { startWorker } from "../worker_start.ts";
+import { hasStoredIndex } from "./store/root_key.ts";
 
 export type { IndexQuery, IndexSettings, IndexStatus };
 
@@ -36,6 +37,10 @@ const OFF: IndexStatus = {
   persisted: 0,
 };
 
+/** How long a delayed start waits for heavy work to end (checked every START_RECHECK_MS). */
+const START_HOLD_MS = 2000;
+const START_RECHECK_MS = 50;
+
 export class SearchIndex {
   readonly #settings: IndexSettings;
   #worker: Worker | null = null;
@@ -54,8 +59,13 @@ export class SearchIndex {
   #timer: number | null = null;
   #buildAsked = false;
   #wanted = false;
+  /** start() is looking whether a stored index exists. */
+  #deciding = false;
+  #stored: Promise<boolean> | null = null;
 
   readonly #cache: CacheWriterHandle | null;
+  /** Units of the session's work queue in use, shared with the worker (heavyWork). */
+  readonly #busy = new Int32Array(new SharedArrayBuffer(4));
 
   /** `cache`: the writer of the cache folder (null: the index lives in memory only). */
   constructor(settings: IndexSettings, cache: CacheWriterHandle | null = null) {
@@ -65,21 +75,52 @@ export class SearchIndex {
 
   /**
    * Starts the worker (after `delayMs`, so that it does not compete with the server's own start):
-   * it walks the tree and builds at once, or waits for the first grep.
+   * it walks the tree and builds at once, or waits for the first grep. A stored index is opened
+   * at once whatever `delayMs`: its stat pass runs in the worker, and the first grep waits for
+   * it rather than scanning everything. Without one (the first session on the root) the build
+   * waits as without a cache, or until the first grep is done, so that the first grep's full
+   * scan has the cores (and the main thread the time to start) to itself.
    */
   start(delayMs = 0): void {
-    if (this.#worker !== null || this.#stopped || this.#timer !== null) return;
-    // A stored index is opened at once: its stat pass runs in the worker, and the first grep
-    // waits for it rather than scanning everything.
-    if (delayMs > 0 && this.#cache === null) {
-      const timer = setTimeout(() => {
-        this.#timer = null;
-        this.start();
-      }, delayMs) as unknown as number;
-      Deno.unrefTimer(timer);
-      this.#timer = timer;
-      return;
-    }
+    if (this.#worker !== null || this.#stopped || this.#timer !== null || this.#deciding) return;
+    if (delayMs === 0) return this.#spawn();
+    if (this.#cache === null) return this.#later(delayMs);
+    this.#deciding = true;
+    this.#storedIndex().then((stored) => {
+      this.#deciding = false;
+      if (this.#worker !== null || this.#stopped || this.#timer !== null) return;
+      if (stored) this.#spawn();
+      else this.#later(delayMs);
+    });
+  }
+
+  /** Whether the cache holds a stored index of this root (asked once). */
+  #storedIndex(): Promise<boolean> {
+    const cache = this.#cache;
+    if (cache === null) return Promise.resolve(false);
+    const ws = this.#settings.ws;
+    return this.#stored ??= hasStoredIndex(cache.dir, ws.root, ws).catch(() => true);
+  }
+
+  /**
+   * Starts the worker after `delayMs`; while heavy work runs then (the first grep), a little
+   * later, for at most START_HOLD_MS more: grepDone() starts it as soon as the grep is done.
+   */
+  #later(delayMs: number, held = 0): void {
+    const timer = setTimeout(() => {
+      this.#timer = null;
+      if (Atomics.load(this.#busy, 0) > 0 && held < START_HOLD_MS) {
+        this.#later(START_RECHECK_MS, held + START_RECHECK_MS);
+      } else this.#spawn();
+    }, delayMs) as unknown as number;
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
+  }
+
+  #spawn(): void {
+    if (this.#worker !== null || this.#stopped) return;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
     const worker = startWorker(new URL("./worker/worker.ts", import.meta.url), "index worker");
     worker.onmessage = (event: MessageEvent<FromIndex>) => {
       const m = event.data;
@@ -134,6 +175,7 @@ export class SearchIndex {
         settings: this.#settings,
         cache: cache === null ? null : { dir: cache.dir, port: cache.port },
         watch,
+        busy: this.#busy,
       } satisfies ToIndex,
       transfer,
     );
@@ -230,7 +272,9 @@ export class SearchIndex {
   async #candidates(query: IndexQuery, early: boolean): Promise<IndexAnswer> {
     // A grep can come before the session's warm-up started the worker: with a stored index it
     // starts now (and the grep waits for its stat pass) rather than scanning everything.
-    if (this.#worker === null && this.#cache !== null && !this.#stopped) this.start();
+    if (this.#worker === null && this.#cache !== null && !this.#stopped) {
+      if (await this.#storedIndex()) this.#spawn();
+    }
     const phase = this.#status.phase;
     // With a cache, a query made before the worker has said whether a stored index exists (or
     // during its stat pass) waits for the worker: the stored index answers it exactly.
@@ -265,7 +309,17 @@ export class SearchIndex {
    */
   grepDone(): void {
     this.#wanted = true;
+    // The first session on the root: its build starts now rather than at the end of its delay.
+    if (this.#timer !== null) this.#spawn();
     if (this.#status.phase === "waiting") this.#requestBuild();
+  }
+
+  /**
+   * The session's work queue has `unitsInUse` units taken (a grep's scan, a parse, a git run):
+   * while any are, the worker's build gives way to them (lib/index/worker/give_way.ts).
+   */
+  heavyWork(unitsInUse: number): void {
+    Atomics.store(this.#busy, 0, unitsInUse);
   }
 
   /** The server changed these files (absolute or root-relative): seen by the next query. */

@@ -16,12 +16,10 @@ import type { EngineFactory } from "../semantic/router/engines.ts";
 import { SymbolService } from "../symbols/service.ts";
 import { WorkQueue } from "../work_queue.ts";
 import type { SearchIndex } from "../index/service.ts";
+import { INDEX_START_DELAY_MS } from "../index/early_start.ts";
 
 /** Heavy calls that may run at once (a search-pool job takes both units). */
 export const HEAVY_UNITS = 2;
-
-/** The trigram index starts this long after warm(), once the server's own start is done. */
-const INDEX_START_DELAY_MS = 500;
 
 export class Session {
   readonly queue: WorkQueue;
@@ -71,7 +69,8 @@ export class Session {
       this.#onWritten();
       return;
     }
-    this.queue = new WorkQueue(HEAVY_UNITS);
+    // While heavy work runs, the index's build gives way to it (lib/index/worker/give_way.ts).
+    this.queue = new WorkQueue(HEAVY_UNITS, (inUse) => this.index?.heavyWork(inUse));
     // Each search worker whose heap a job grew past its share is replaced when the job ends.
     this.pool = new SearchPool(this.queue, { heapShareBytes: HEAP_SHARE_BYTES });
     this.index = options.index ?? null;

@@ -12,20 +12,11 @@ import { checksum } from "./checksum.ts";
 import type { FromWriter, ToWriter } from "./cache_writer.ts";
 import { encodeShardParts, type ShardInput } from "./shard_format.ts";
 import { openPlainFile, ShardError, StoredShard } from "./stored_shard.ts";
+import { FORMAT, MANIFEST, type RootIdentity } from "./root_key.ts";
 
-export const MANIFEST = "manifest.json";
 const MAX_MANIFEST_BYTES = 64 * 1024;
 /** Chunks of a shard (4 MiB each) sent to the writer before waiting for it to take them. */
 const IN_FLIGHT_CHUNKS = 4;
-const FORMAT = 1;
-
-export interface RootIdentity {
-  root: string;
-  dev: number;
-  ino: number;
-  noIgnore: boolean;
-  allowSecrets: boolean;
-}
 
 interface Manifest {
   format: number;
@@ -35,16 +26,6 @@ interface Manifest {
   delta: string | null;
   written: number;
   sum: number;
-}
-
-/** The per-root key: hex of SHA-256 over the root's identity and flags. */
-export async function rootKey(id: RootIdentity): Promise<string> {
-  const text = JSON.stringify([FORMAT, id.root, id.dev, id.ino, id.noIgnore, id.allowSecrets]);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("").slice(
-    0,
-    40,
-  );
 }
 
 function manifestSum(m: Omit<Manifest, "sum">): number {

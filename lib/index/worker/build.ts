@@ -7,7 +7,7 @@
 import { LayeredIndex } from "../live/layered_index.ts";
 import type { Freshness } from "./freshness.ts";
 import type { Persistence } from "./persistence.ts";
-import { mib, SLICE_MS, tick } from "./slices.ts";
+import { mib, SLICE_MS } from "./slices.ts";
 import type { IndexState } from "./state.ts";
 import type { Entry, Tree } from "./tree.ts";
 
@@ -41,7 +41,7 @@ export class Builder {
     freshness.forgetDirty();
     this.#persistence.clearStale();
     state.trust();
-    const entries = await this.#tree.walkAll(gen, Infinity);
+    const entries = await this.#tree.walkAll(gen, Infinity, { giveWay: true });
     if (entries === null || !state.isCurrent(gen)) return;
     const skip = leftOutByCap(entries, s.maxBytes);
     if (skip === null) {
@@ -88,7 +88,7 @@ export class Builder {
       if (over) state.countLeftOut();
       this.#tree.indexFile(next, e, over);
       if (performance.now() - last > SLICE_MS) {
-        await tick();
+        await state.giveWay.turn();
         if (!state.isCurrent(gen)) return null;
         last = performance.now();
       }

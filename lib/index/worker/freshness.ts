@@ -13,7 +13,7 @@ import { SCAN } from "../live/trigram_index.ts";
 import type { FolderRecord } from "../store/folder_table.ts";
 import type { FromWatcher, ToWatcher } from "../watch_worker.ts";
 import type { Persistence } from "./persistence.ts";
-import { SLICE_MS, tick } from "./slices.ts";
+import { SLICE_MS } from "./slices.ts";
 import type { IndexState } from "./state.ts";
 import type { Entry, Tree } from "./tree.ts";
 
@@ -361,7 +361,7 @@ export class Freshness {
     this.#tree.open(state.settings.ws); // ignore rules may have changed
     this.#dirty.clear();
     state.trust();
-    const entries = await this.#tree.walkAll(gen, Infinity);
+    const entries = await this.#tree.walkAll(gen, Infinity, { giveWay: true });
     if (entries === null || !state.isCurrent(gen) || state.index === null) return;
     const idx = state.index;
     const seen = new Set<string>();
@@ -370,7 +370,7 @@ export class Freshness {
       seen.add(e.rel);
       this.#upsert(idx, e);
       if (performance.now() - last > SLICE_MS) {
-        await tick();
+        await state.giveWay.turn();
         if (!state.isCurrent(gen)) return;
         last = performance.now();
       }

@@ -53,9 +53,15 @@ export class IndexWorker {
    * until it watches the whole tree, so that a change made during the walk is an event), then
    * the stored index if there is one, else a build (a large tree waits for the first grep).
    */
-  async open(s: IndexSettings, cache: IndexCache | null, watch: MessagePort | null): Promise<void> {
+  async open(
+    s: IndexSettings,
+    cache: IndexCache | null,
+    watch: MessagePort | null,
+    busy: Int32Array | null = null,
+  ): Promise<void> {
     const state = this.#state;
     state.settings = s;
+    state.giveWay.watch(busy);
     if (s.logLevel !== undefined) setLogLevel(s.logLevel);
     this.#tree.open(s.ws);
     if (!s.watch) {
@@ -73,7 +79,7 @@ export class IndexWorker {
     if (s.eagerMaxFiles !== Infinity) {
       const gen = state.generation;
       state.setPhase("building");
-      const small = await this.#tree.walkAll(gen, s.eagerMaxFiles);
+      const small = await this.#tree.walkAll(gen, s.eagerMaxFiles, { giveWay: true });
       if (!state.isCurrent(gen)) return;
       if (small === null && !this.#buildWanted) {
         state.setPhase("waiting", "large tree: the index is built after the first grep");
@@ -106,6 +112,12 @@ export class IndexWorker {
     early = false,
   ): Promise<{ answer: QueryAnswer; confirm?: () => Promise<boolean> }> {
     await this.#storedStart.admit();
+    // No index to answer from (the first build runs): the answer is a full scan whatever the
+    // queued events say, so it goes now rather than after two more of the build's slices.
+    const phase = this.#state.phase;
+    if (this.#state.index === null || phase !== "ready") {
+      return { answer: { candidates: null, why: `index ${phase}` } };
+    }
     if (!early) {
       await settle();
       return { answer: this.#queries.answer(q) };

@@ -8,11 +8,12 @@
 import { log } from "../../log.ts";
 import { LayeredIndex } from "../live/layered_index.ts";
 import { SCAN } from "../live/trigram_index.ts";
-import { IndexStore, rootKey } from "../store/index_store.ts";
+import { IndexStore } from "../store/index_store.ts";
+import { rootIdentity } from "../store/root_key.ts";
 import { StoredShard } from "../store/stored_shard.ts";
 import { encodeFolders } from "../store/folder_table.ts";
 import type { IndexCache, IndexSettings } from "../protocol.ts";
-import { SLICE_MS, tick } from "./slices.ts";
+import { SLICE_MS } from "./slices.ts";
 import type { IndexState } from "./state.ts";
 import type { Tree } from "./tree.ts";
 
@@ -45,22 +46,9 @@ export class Persistence {
    * later: then what is pending is written); null when the root cannot be identified.
    */
   async open(cache: IndexCache, s: IndexSettings): Promise<IndexStore | null> {
-    let info: Deno.FileInfo;
-    const root = this.#tree.root;
-    try {
-      info = Deno.statSync(root);
-    } catch {
-      return null;
-    }
-    const identity = {
-      root,
-      dev: info.dev,
-      ino: info.ino ?? 0,
-      noIgnore: s.ws.noIgnore,
-      allowSecrets: s.ws.allowSecrets,
-    };
-    const key = await rootKey(identity);
-    const store = new IndexStore(cache.port, cache.dir, key, identity);
+    const id = await rootIdentity(this.#tree.root, s.ws);
+    if (id === null) return null;
+    const store = new IndexStore(cache.port, cache.dir, id.key, id.identity);
     this.#store = store;
     store.lock(() => this.#onLocked());
     return store;
@@ -150,7 +138,7 @@ export class Persistence {
         this.#reread.delete(rel);
         this.#readAgain(state.index, rel);
         if (performance.now() - last > SLICE_MS) {
-          await tick();
+          await state.giveWay.turn();
           last = performance.now();
         }
       }

@@ -5,6 +5,7 @@
  */
 import type { LayeredIndex } from "../live/layered_index.ts";
 import type { FromIndex, IndexPhase, IndexSettings, IndexStatus } from "../protocol.ts";
+import { GiveWay } from "./give_way.ts";
 
 export class IndexState {
   #post: (message: FromIndex) => void;
@@ -21,6 +22,8 @@ export class IndexState {
   /** Files of the stored index being checked by the stat pass, and how many are checked so far. */
   #checkingTotal = 0;
   #checkedSoFar = 0;
+  /** The slices of work no query waits for give way to the session's heavy calls. */
+  readonly giveWay = new GiveWay();
 
   constructor(post: (message: FromIndex) => void) {
     this.#post = post;

@@ -220,9 +220,11 @@ export class StoredStart {
     if (fast === "stopped") return "stopped";
     if (fast !== null) return { stale: counts.stale, gone: counts.gone, how: fast, fast: true };
     const seen = new Set<string>();
-    const walked = await this.#tree.walkAll(gen, Infinity, (e) => {
-      seen.add(e.rel);
-      compare(e);
+    const walked = await this.#tree.walkAll(gen, Infinity, {
+      visit: (e) => {
+        seen.add(e.rel);
+        compare(e);
+      },
     });
     if (walked === null || !this.#state.isCurrent(gen)) return "stopped";
     for (const r of idx.rels()) {

@@ -136,15 +136,17 @@ export class Tree {
   }
 
   /**
-   * Walks the whole tree with stats; yields to the event loop between slices. With `visit`, each
-   * file goes to it and the answer is empty (the stat pass holds no list of the tree). Null when
-   * more than `limit` files, or when a newer generation began.
+   * Walks the whole tree with stats; yields to the event loop between slices (with `giveWay`,
+   * also to the session's heavy calls: give_way.ts). With `visit`, each file goes to it and the
+   * answer is empty (the stat pass holds no list of the tree). Null when more than `limit` files,
+   * or when a newer generation began.
    */
   async walkAll(
     gen: number,
     limit: number,
-    visit?: (e: Entry) => void,
+    how: { visit?: (e: Entry) => void; giveWay?: boolean } = {},
   ): Promise<Entry[] | null> {
+    const visit = how.visit;
     const state = this.#state;
     const entries: Entry[] = [];
     let files = 0;
@@ -157,7 +159,7 @@ export class Tree {
       if (++files > limit) return null;
       if ((files & 127) === 0 && performance.now() - last > SLICE_MS) {
         if (state.phase === "checking") state.postChecked(files);
-        await tick();
+        await (how.giveWay === true ? state.giveWay.turn() : tick());
         if (!state.isCurrent(gen)) return null;
         last = performance.now();
       }

@@ -18,7 +18,7 @@ self.onmessage = async (event: MessageEvent<ToIndex>) => {
   try {
     switch (m.t) {
       case "open":
-        await worker.open(m.settings, m.cache, m.watch);
+        await worker.open(m.settings, m.cache, m.watch, m.busy);
         break;
       case "unwatched":
         worker.unwatched(m.why);
