@@ -75,9 +75,9 @@ export function argumentChecker(
   };
 }
 
-/** Loads the validator ahead of the first call (right after the handshake). */
-export function warmValidator(): void {
-  loadAjv().catch(() => {});
+/** Loads the validator ahead of the first call (after the handshake); resolves once loaded. */
+export function warmValidator(): Promise<void> {
+  return loadAjv().then(() => {}, () => {});
 }
 
 function describe(toolName: string, schema: JsonSchema, errors: AjvError[]): string {

@@ -16,7 +16,7 @@ import { mebibytes, MESSAGE_CAP_BYTES, utf8Length } from "../message_size.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { didYouMean } from "../workspace/suggest.ts";
 import { fsFailureSentence } from "../workspace/fs_errors.ts";
-import { type ArgumentCheck, argumentChecker } from "./arguments.ts";
+import { type ArgumentCheck, argumentChecker, warmValidator } from "./arguments.ts";
 
 export interface ToolDeps {
   /** The tools this session offers (lib/tools/index.ts decides which). */
@@ -74,9 +74,22 @@ export function toolMethods(deps: ToolDeps): Map<string, MethodSpec> {
   return new Map([["tools/list", list], ["tools/call", call]]);
 }
 
-/** Warms each tool's argument checker (compiles the schemas) ahead of the first call. */
+/**
+ * Warms each tool's argument checker (compiles the schemas) ahead of the first call: once the
+ * validator is loaded, one schema per turn of the event loop, so that a call that came meanwhile
+ * compiles its own schema first. Compiled all in one go, every schema (70-90 ms on 2 cores) went
+ * before the first call's check.
+ */
 export function warmToolChecks(deps: ToolDeps): void {
-  for (const tool of deps.tools) argumentChecker(tool.name, tool.inputSchema)().catch(() => {});
+  const left = [...deps.tools];
+  const next = (): void => {
+    const tool = left.shift();
+    if (tool === undefined) return;
+    argumentChecker(tool.name, tool.inputSchema)().catch(() => {}).finally(() => {
+      setTimeout(next, 0);
+    });
+  };
+  warmValidator().then(() => setTimeout(next, 0));
 }
 
 /**
