@@ -11,6 +11,7 @@ import { revokeGit, revokeNativeCode, revokeUnused } from "./lib/cli/permissions
 import { chooseCacheDir } from "./lib/index/store/cache_dir.ts";
 import { type CacheWriterHandle, startCacheWriter } from "./lib/index/store/cache_owner.ts";
 import { startIndexEarly } from "./lib/index/early_start.ts";
+import { prestartSearchWorkers } from "./lib/features/early_workers.ts";
 import type { SearchIndex } from "./lib/index/service.ts";
 import { detectGit } from "./lib/git/availability.ts";
 import { catalogMethods } from "./lib/features/catalog.ts";
@@ -53,6 +54,8 @@ async function main(): Promise<number> {
     // Before anything large: the allocator's setting holds for every later allocation, and the
     // native-code permission it needs is given up with it.
     log.debug(tuneAllocator());
+    // Its first session's grep needs them: they start while the daemon's code loads.
+    if (config.root !== null) prestartSearchWorkers();
     const daemon = await import(DAEMON) as typeof import("./lib/daemon/daemon.ts");
     return await daemon.serveDaemon(config, VERSION);
   }
@@ -195,6 +198,8 @@ class Session {
 
   /** The features of this process, loaded once (after the permissions are given up). */
   #load(): Promise<LoadedFeatures> {
+    // The first grep needs them: they start while the features load.
+    if (this.#features === undefined && this.#choice.root !== null) prestartSearchWorkers();
     this.#giveUp();
     return this.#features ??= (import(FEATURES) as Promise<typeof import("./lib/features/load.ts")>)
       .then((module) =>

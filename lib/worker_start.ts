@@ -27,8 +27,58 @@ function holdsMore(): boolean {
     Deno.permissions.querySync({ name: "write" }).state === "granted";
 }
 
-/** Starts the module at `url` as a worker that may read and, with `needs`, little more. */
+/**
+ * Workers started ahead of their owner (prestartWorker), by module, name and needs, until their
+ * owner's startWorker takes them; `failed` when their module did not load meanwhile.
+ */
+const parked = new Map<string, { worker: Worker; failed: boolean }[]>();
+
+function parkingKey(url: URL, name: string, needs: WorkerNeeds): string {
+  return `${needs.environment === true ? "env" : "read"} ${name} ${url.href}`;
+}
+
+/**
+ * Starts the module at `url` as a worker now, for the next startWorker call with the same
+ * arguments: its start (a thread, an isolate, its modules) then runs while the main thread still
+ * loads the code that will ask for it. Only for a worker that speaks only when spoken to (a
+ * message it posted before it was taken would be lost). A process that never takes it ends it at
+ * exit. It gets the permissions of the moment it starts, never more than it would get later: the
+ * permissions a process holds only shrink.
+ */
+export function prestartWorker(url: URL, name: string, needs: WorkerNeeds = {}): void {
+  const entry = { worker: spawn(url, name, needs), failed: false };
+  entry.worker.onerror = (event) => {
+    event.preventDefault();
+    entry.failed = true;
+  };
+  const key = parkingKey(url, name, needs);
+  parked.set(key, [...(parked.get(key) ?? []), entry]);
+}
+
+/** Prestarted workers not taken yet (tests: each prestart has its taker). */
+export function parkedWorkers(): number {
+  let count = 0;
+  for (const list of parked.values()) count += list.length;
+  return count;
+}
+
+/**
+ * Starts the module at `url` as a worker that may read and, with `needs`, little more (or hands
+ * out one prestartWorker started with the same arguments).
+ */
 export function startWorker(url: URL, name: string, needs: WorkerNeeds = {}): Worker {
+  const waiting = parked.get(parkingKey(url, name, needs));
+  while (waiting !== undefined && waiting.length > 0) {
+    const entry = waiting.shift()!;
+    entry.worker.onerror = null;
+    // One whose module failed to load is started again: its owner then hears the error.
+    if (!entry.failed) return entry.worker;
+    entry.worker.terminate();
+  }
+  return spawn(url, name, needs);
+}
+
+function spawn(url: URL, name: string, needs: WorkerNeeds): Worker {
   if (!holdsMore()) return new Worker(url.href, { type: "module", name });
   const environment = needs.environment === true ? "inherit" : false;
   return new Worker(url.href, {

@@ -3,17 +3,18 @@
  * even in a process that may write, run programs and read its environment, as this test's does.
  */
 import assert from "node:assert/strict";
-import { startWorker } from "../lib/worker_start.ts";
+import { parkedWorkers, prestartWorker, startWorker } from "../lib/worker_start.ts";
+import { prestartSearchWorkers } from "../lib/features/early_workers.ts";
+import { SearchPool } from "../lib/search/pool.ts";
+import { WorkQueue } from "../lib/work_queue.ts";
+
+const PROBE = new URL("./helpers/permission_worker.ts", import.meta.url);
 
 async function probe(environment: boolean): Promise<Record<string, string>> {
   const dir = await Deno.makeTempDir({ prefix: "shipcode-worker-permissions-" });
   try {
     Deno.writeTextFileSync(`${dir}/there.txt`, "x");
-    const worker = startWorker(
-      new URL("./helpers/permission_worker.ts", import.meta.url),
-      "permission probe",
-      { environment },
-    );
+    const worker = startWorker(PROBE, "permission probe", { environment });
     try {
       return await new Promise((resolve, reject) => {
         worker.onmessage = (event) => resolve(event.data);
@@ -50,4 +51,34 @@ Deno.test("worker permissions: the semantic worker's kind also reads the environ
     run: "NotCapable",
     env: "done",
   });
+});
+
+Deno.test("worker permissions: a worker started ahead is handed out once, with the same permissions", async () => {
+  prestartWorker(PROBE, "permission probe");
+  assert.equal(parkedWorkers(), 1);
+  assert.deepEqual(await probe(true), {
+    read: "done",
+    write: "NotCapable",
+    run: "NotCapable",
+    env: "done",
+  });
+  assert.equal(parkedWorkers(), 1, "a worker with other needs is not the one started ahead");
+  assert.deepEqual(await probe(false), {
+    read: "done",
+    write: "NotCapable",
+    run: "NotCapable",
+    env: "NotCapable",
+  });
+  assert.equal(parkedWorkers(), 0);
+});
+
+Deno.test("worker start: the search workers started before the features load are the pool's", () => {
+  prestartSearchWorkers();
+  const pool = new SearchPool(new WorkQueue(2));
+  pool.warm();
+  try {
+    assert.equal(parkedWorkers(), 0, "the pool started its own and left these idle");
+  } finally {
+    pool.stop();
+  }
 });
