@@ -6,8 +6,11 @@
  * of one answer are slices of one list. A change is the engine's freshness signal (the worker's
  * watcher or the server's own writes: any file under the root, which is also what makes pyright
  * read files again), or a checked file whose stamp differs (a write whose event has not come
- * yet). An answer computed while a change came in, a partial answer (a time limit, a
- * cancellation) and an overlay question's answer are never kept.
+ * yet; where no watcher could be started, this and the server's writes are the only signals, so
+ * a change to a file outside the checked ones, such as an imported package, is seen only by a new
+ * scope or a server write, as pyright itself then sees it). An answer computed while a change came
+ * in, a partial answer (a time limit, a cancellation) and an overlay question's answer are never
+ * kept.
  */
 import type { Workspace } from "../../workspace/workspace.ts";
 import type { WorkerAnswer } from "../protocol.ts";
