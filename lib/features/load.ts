@@ -18,6 +18,7 @@ import type { CacheWriterHandle } from "../index/store/cache_owner.ts";
 import { warmValidator } from "./arguments.ts";
 import { featureMethods } from "./methods.ts";
 import { warmToolChecks } from "./tools.ts";
+import { DEFAULT_IDLE_MS } from "../semantic/worker_engine.ts";
 
 export interface LoadedFeatures {
   table: MethodTable;
@@ -67,6 +68,16 @@ export function loadFeatures(
   };
 }
 
+/**
+ * How long a type engine stays after its last question: in the daemon, at least as long as the
+ * daemon waits for a next session (--daemon-idle-s), so that a session coming within that time
+ * finds the programs built; elsewhere the engines' own default.
+ */
+export function engineIdleMs(config: Config): number {
+  const daemonMs = config.serveDaemon ? config.daemonIdleS * 1000 : 0;
+  return Math.max(DEFAULT_IDLE_MS, daemonMs);
+}
+
 /** The workspace and the services of a process (`available.git`: the git runner is made). */
 export function loadShared(
   root: string | null,
@@ -89,6 +100,7 @@ export function loadShared(
     git: available.git ? available.gitTarget : null,
     maxReadBytes: config.maxReadBytes,
     semanticMaxMib: config.semanticMaxMib,
+    semanticIdleMs: engineIdleMs(config),
   });
   let warmed = false;
   return {

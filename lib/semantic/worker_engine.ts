@@ -100,7 +100,7 @@ interface Asked {
   begunAt: number | null;
 }
 
-const DEFAULT_IDLE_MS = 5 * 60 * 1000;
+export const DEFAULT_IDLE_MS = 5 * 60 * 1000;
 const DEFAULT_BUDGET_MS = 20_000;
 const DEFAULT_MAX_MIB = 1536;
 /** How long a worker may take to stop on its own (past the budget, or after a cancellation). */
@@ -141,6 +141,11 @@ export class WorkerEngine implements Engine {
 
   handles(path: string): boolean {
     return this.#spec.handles(path);
+  }
+
+  /** How long the worker stays after its last question before it ends. */
+  get idleMs(): number {
+    return this.#idleMs;
   }
 
   /** True while the worker runs (tests: it ends when idle). */
