@@ -73,6 +73,7 @@ class GrepDriver implements JobDriver<GrepOutcome> {
   readonly #params: GrepJob;
   readonly #batches = new Map<number, string[]>();
   readonly #reals = new Map<number, string[]>();
+  readonly #folders = new Map<number, (number[] | null)[]>();
   readonly #pieces = new Map<number, (number[] | null)[]>();
   /** Batches searched but not yet absorbed (an earlier one is still out). */
   readonly #done = new Map<number, FileResult[]>();
@@ -147,6 +148,7 @@ class GrepDriver implements JobDriver<GrepOutcome> {
     if (message.t === "files") {
       this.#batches.set(message.batch, message.files);
       this.#reals.set(message.batch, message.reals);
+      this.#folders.set(message.batch, message.folders);
       this.#queue.push(message.batch);
       this.#dispatch(job);
     } else if (message.t === "walked") {
@@ -181,6 +183,7 @@ class GrepDriver implements JobDriver<GrepOutcome> {
           batch,
           files: this.#batches.get(batch)!,
           reals: this.#reals.get(batch)!,
+          folders: this.#folders.get(batch),
           pieces: this.#pieces.get(batch),
           ws: params.ws,
           spec: params.spec,
@@ -213,6 +216,7 @@ class GrepDriver implements JobDriver<GrepOutcome> {
       this.#done.delete(batch);
       this.#batches.delete(batch);
       this.#reals.delete(batch);
+      this.#folders.delete(batch);
       this.#pieces.delete(batch);
       for (const r of results) this.#take(r);
       if (

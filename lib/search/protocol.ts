@@ -52,6 +52,12 @@ export interface SearchMessage {
   /** The real path of each file where it differs from root + "/" + rel (symlinks), else "". */
   reals: string[];
   /**
+   * From a walk, per file: the walk's record of the folder that listed it as a plain file
+   * ([inode, mtimeMs], walk.ts FolderRecord), or null. While the folder still has that record,
+   * the file is opened without an lstat of its own (workspace.ts openListedSync).
+   */
+  folders?: (number[] | null)[];
+  /**
    * From the trigram index, per file: null, or [size, mtimeMs, offset, length, ...]: only these
    * line-aligned pieces can match while the file still has that size and mtime.
    */
@@ -161,7 +167,14 @@ export interface SkippedFile {
  * compares with its share once the job has settled (pool.ts).
  */
 export type FromWorker =
-  | { t: "files"; job: number; batch: number; files: string[]; reals: string[] }
+  | {
+    t: "files";
+    job: number;
+    batch: number;
+    files: string[];
+    reals: string[];
+    folders: (number[] | null)[];
+  }
   | { t: "globbed"; job: number; entries: GlobbedFile[] }
   | { t: "walked"; job: number; batches: number; walked: number; heap: number }
   | {

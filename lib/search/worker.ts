@@ -64,6 +64,25 @@ function boundedPieces(pieces: readonly number[]): boolean {
   return total <= STREAM_FROM_BYTES;
 }
 
+/**
+ * True when `dir`, as this pass's guard recorded it before the open, still has the record the
+ * walk took when it listed the file as a plain file ([inode, mtimeMs]): the file is then opened
+ * without an lstat of its own (the guard's check after the pass covers the open itself).
+ */
+function listedUnchanged(guard: FolderGuard, dir: string, listed?: number[] | null): boolean {
+  return listed != null && guard.matches(dir, { ino: listed[0], mtimeMs: listed[1] });
+}
+
+function filesMessage(
+  job: number,
+  batch: number,
+  files: string[],
+  reals: string[],
+  folders: (number[] | null)[],
+): FromWorker {
+  return { t: "files", job, batch, files, reals, folders };
+}
+
 function parentOf(abs: string): string {
   const at = abs.lastIndexOf("/");
   return at <= 0 ? "/" : abs.slice(0, at);
@@ -138,6 +157,7 @@ class SearchWorker {
     const glob = message.kind === "glob";
     let batch: string[] = [];
     let batchReals: string[] = [];
+    let batchFolders: (number[] | null)[] = [];
     let globbed: GlobbedFile[] = [];
     let batches = 0;
     let walked = 0;
@@ -145,7 +165,7 @@ class SearchWorker {
     let batchSize = Math.min(FIRST_BATCH, message.batchSize);
     slot.walking(message.job);
     // glob sorts by mtime, but only the files that match need a stat: the walk itself stats none.
-    for (const entry of ws.walk(message.base, { stat: false })) {
+    for (const entry of ws.walk(message.base, { stat: false, folders: !glob })) {
       if ((walked & 15) === 0) slot.touch();
       if (entry.isDir) continue;
       if ((++walked & 255) === 0 && !slot.current(message.job)) return;
@@ -161,10 +181,12 @@ class SearchWorker {
       } else {
         batch.push(entry.rel);
         batchReals.push(entry.abs === joinRoot(ws.root, entry.rel) ? "" : entry.abs);
+        batchFolders.push(entry.folder ? [entry.folder.ino, entry.folder.mtimeMs] : null);
         if (batch.length >= batchSize) {
-          post({ t: "files", job: message.job, batch: batches++, files: batch, reals: batchReals });
+          post(filesMessage(message.job, batches++, batch, batchReals, batchFolders));
           batch = [];
           batchReals = [];
+          batchFolders = [];
           batchSize = Math.min(message.batchSize, 2 * batchSize);
         }
       }
@@ -172,7 +194,7 @@ class SearchWorker {
     slot.idle();
     if (globbed.length > 0) post({ t: "globbed", job: message.job, entries: globbed });
     if (batch.length > 0) {
-      post({ t: "files", job: message.job, batch: batches++, files: batch, reals: batchReals });
+      post(filesMessage(message.job, batches++, batch, batchReals, batchFolders));
     }
     post({ t: "walked", job: message.job, batches, walked, heap: javaScriptHeap() });
   }
@@ -235,7 +257,10 @@ class SearchWorker {
     let outcome: FileOutcome = { read: false, result: null };
     if (state === "ok") {
       outcome = this.#readPieces(batch, i, abs);
-      if (!outcome.read) outcome = this.#readWalked(batch, abs, rel);
+      if (!outcome.read) {
+        const listed = listedUnchanged(run.guard, dir, message.folders?.[i]);
+        outcome = this.#readWalked(batch, abs, rel, listed);
+      }
       if (outcome.read) run.dirOf.set(i, dir);
     } else if (state === "fresh") this.#noteChanging(dir);
     if (!outcome.read && real === "") {
@@ -257,9 +282,12 @@ class SearchWorker {
     return result === undefined ? { read: false, result: null } : { read: true, result };
   }
 
-  /** The walked file at `abs`, opened without following links (null: vanished or refused). */
-  #readWalked(batch: Batch, abs: string, rel: string): FileOutcome {
-    const opened = batch.ws.openWalkedSync(abs);
+  /**
+   * The walked file at `abs`, opened without following links (null: vanished or refused); when
+   * its folder is `unchanged` since the walk listed it as a plain file, without an lstat.
+   */
+  #readWalked(batch: Batch, abs: string, rel: string, unchanged: boolean): FileOutcome {
+    const opened = unchanged ? batch.ws.openListedSync(abs) : batch.ws.openWalkedSync(abs);
     return opened === null ? { read: false, result: null } : this.#scanClosing(batch, opened, rel);
   }
 

@@ -126,6 +126,16 @@ export class FolderGuard {
     return [...out];
   }
 
+  /**
+   * True when this guard's record of `path` (after `enter`) has `earlier`'s inode and mtime: no
+   * entry of the folder was created, removed, renamed or replaced between the two records (an
+   * earlier guard's, such as a walk's record of a folder it listed, walk.ts FolderRecord).
+   */
+  matches(path: string, earlier: { ino: number; mtimeMs: number }): boolean {
+    const seen = this.#seen.get(path);
+    return seen !== undefined && seen.ino === earlier.ino && seen.mtimeMs === earlier.mtimeMs;
+  }
+
   /** The record of `path` (after `enter`), or undefined. */
   seen(path: string): Readonly<Seen> | undefined {
     return this.#seen.get(path);

@@ -48,6 +48,22 @@ export interface WalkEntry {
   dev?: number;
   ino?: number;
   ctimeMs?: number;
+  /**
+   * With `folders`, for a plain file (not reached through a file link): the walk's record of the
+   * folder it was listed in (WalkOptions `folders`), when the walk has one.
+   */
+  folder?: FolderRecord;
+}
+
+/**
+ * A folder's inode and mtime as the walk's folder guard recorded them, older than the listing the
+ * walk read by a clock tick (folder_guard.ts): while the folder still has both, none of its
+ * entries was created, removed, renamed or replaced since, so a file the listing named as a plain
+ * file is still that plain file, not a link.
+ */
+export interface FolderRecord {
+  ino: number;
+  mtimeMs: number;
 }
 
 export interface WalkOptions {
@@ -59,6 +75,12 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Fill size and mtimeMs (a stat per entry); otherwise both stay 0. */
   stat?: boolean;
+  /**
+   * Fill `folder` on plain files (an lstat per folder whose files are given and that the walk did
+   * not record anyway): a search opens such files without an lstat of each (workspace.ts
+   * openListedSync).
+   */
+  folders?: boolean;
   signal?: AbortSignal;
   /** Told of each temp file of an atomic write that the walk skips (the stale-temp sweep). */
   onTemp?: (folderReal: string, name: string) => void;
@@ -108,6 +130,8 @@ interface Frame {
   floor: string[] | null;
   /** Date.now() right before the folder was read (its guard record must be older). */
   readAt: number;
+  /** The folder's record for its files (WalkOptions `folders`): null when it has none. */
+  record?: FolderRecord | null;
 }
 
 const REPLACEMENT = "\uFFFD";
@@ -265,6 +289,10 @@ class Walker {
       if (!target.isDir || this.#wantDirs) {
         const entry = this.#entryOf(target);
         if (entry === null) continue; // vanished
+        if (this.#options.folders && !target.isDir && target.info === null) {
+          const record = this.#recordOf(f);
+          if (record !== null) entry.folder = record;
+        }
         this.#pending.push(entry);
         if (this.#pending.length >= this.#flushAt) {
           if (!this.#unchanged()) return yield* this.#restart();
@@ -445,6 +473,21 @@ class Walker {
       ino: info.ino ?? 0,
       ctimeMs: info.ctime?.getTime() ?? 0,
     };
+  }
+
+  /**
+   * The guard's record of a frame's folder, taken after its read when the walk did not need one
+   * (a folder without subfolders): none when it changed around the read (its files are then
+   * opened with their own lstat), and never a record taken after the guard saw a change.
+   */
+  #recordOf(f: Frame): FolderRecord | null {
+    if (f.record !== undefined) return f.record;
+    if (this.#guard.seen(f.real) === undefined) this.#guard.enterAt(f.real, f.readAt);
+    const seen = this.#guard.seen(f.real);
+    f.record = seen === undefined || seen.ino === null
+      ? null
+      : { ino: seen.ino, mtimeMs: seen.mtimeMs };
+    return f.record;
   }
 
   /** Into a child folder (its parent recorded first); false: restart. */

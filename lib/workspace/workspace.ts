@@ -573,6 +573,31 @@ export class Workspace {
   }
 
   /**
+   * Opens a walked file as openWalkedSync does, without its lstat: only for a file that a walk
+   * listed as a plain file (no link) in a folder whose guard record is unchanged since the
+   * listing (walk.ts FolderRecord), which the caller has checked before the open and checks again
+   * after it (folder_guard.ts). The opened file must still be a plain file.
+   */
+  openListedSync(abs: string): { file: Deno.FsFile; size: number; mtimeMs: number } | null {
+    const rel = relativeUnder(abs, this.root);
+    if (rel === null || normalizeSegments(rel)?.join("/") !== rel) return null;
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(abs, { read: true });
+    } catch {
+      return null;
+    }
+    try {
+      const opened = file.statSync();
+      if (opened.isFile) return { file, size: opened.size, mtimeMs: opened.mtime?.getTime() ?? 0 };
+    } catch {
+      // closed below
+    }
+    file.close();
+    return null;
+  }
+
+  /**
    * Byte ranges ([offset, length, ...]) of a walked plain file, with readWalkedSync's checks,
    * only while it still has `expect`'s size and mtime (the trigram index's pieces); null when it
    * changed, vanished or is refused: then read it whole.

@@ -1,6 +1,7 @@
 /** The folder guard (lib/workspace/folder_guard.ts): what it records and what it catches. */
 import assert from "node:assert/strict";
 import { FolderGuard, FRESH_MS, isUnder } from "../../lib/workspace/folder_guard.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
 
 async function settled(): Promise<string> {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "shipcode-guard-" }));
@@ -48,6 +49,37 @@ Deno.test("folder guard: a link on the path is bad, a folder changed just now is
     assert.equal(new FolderGuard(root).enter(`${root}/a/b`), "fresh");
     await new Promise((resolve) => setTimeout(resolve, FRESH_MS + 10));
     assert.equal(new FolderGuard(root).enter(`${root}/a/b`), "ok");
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("folder guard: a walk's record of a listed file's folder holds only until the file is swapped for a link", async () => {
+  const base = await settled();
+  try {
+    const root = `${base}/root`;
+    await Deno.writeTextFile(`${root}/a/b/plain.txt`, "inside\n");
+    await Deno.writeTextFile(`${base}/outside/secret.txt`, "outside\n");
+    await Deno.symlink(`${root}/a/b/plain.txt`, `${root}/a/linked.txt`);
+    await new Promise((resolve) => setTimeout(resolve, FRESH_MS + 10));
+    const ws = Workspace.openSync({ root, noIgnore: true, allowSecrets: false });
+    const entries = [...ws.walk("", { folders: true })];
+    const plain = entries.find((e) => e.rel === "a/b/plain.txt")!;
+    const linked = entries.find((e) => e.rel === "a/linked.txt")!;
+    assert.ok(plain.folder !== undefined, "a plain file carries its folder's record");
+    assert.equal(linked.folder, undefined, "a file reached through a link carries none");
+    const unchanged = new FolderGuard(root);
+    assert.equal(unchanged.enter(`${root}/a/b`), "ok");
+    assert.ok(unchanged.matches(`${root}/a/b`, plain.folder!));
+    // Swapped for a link to an outside file: the folder's record no longer matches, so the file is
+    // opened with its own lstat (which refuses the link), never on the walk's word.
+    await Deno.remove(`${root}/a/b/plain.txt`);
+    await Deno.symlink(`${base}/outside/secret.txt`, `${root}/a/b/plain.txt`);
+    await new Promise((resolve) => setTimeout(resolve, FRESH_MS + 10));
+    const swapped = new FolderGuard(root);
+    assert.equal(swapped.enter(`${root}/a/b`), "ok");
+    assert.equal(swapped.matches(`${root}/a/b`, plain.folder!), false);
+    assert.equal(ws.openWalkedSync(plain.abs), null);
   } finally {
     await Deno.remove(base, { recursive: true });
   }
