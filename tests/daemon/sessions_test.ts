@@ -173,3 +173,30 @@ Deno.test("daemon: one session's burst of heavy calls does not hold another sess
     await world.dispose();
   }
 });
+
+Deno.test("daemon: every session lists the resources as they are when it asks", async () => {
+  const world = await DaemonWorld.create(FILES);
+  try {
+    const list = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "resources/list" });
+    const names = (line: string) =>
+      (JSON.parse(line).result.resources as { name: string }[]).map((r) => r.name).sort();
+    const a = await world.session();
+    await a.send(list(1));
+    assert.deepEqual(names(await a.take((l) => JSON.parse(l).id === 1)), [
+      "alpha.txt",
+      "beta.txt",
+      "src/gamma.ts",
+    ]);
+    await Deno.writeTextFile(`${world.root}/delta.txt`, "delta one\n");
+    // A session that starts now, and the one that listed before: each sees the file.
+    const b = await world.session();
+    await b.send(list(1));
+    await a.send(list(2));
+    const all = ["alpha.txt", "beta.txt", "delta.txt", "src/gamma.ts"];
+    assert.deepEqual(names(await b.take((l) => JSON.parse(l).id === 1)), all);
+    assert.deepEqual(names(await a.take((l) => JSON.parse(l).id === 2)), all);
+    assert.equal((await world.daemons()).length, 1);
+  } finally {
+    await world.dispose();
+  }
+});
