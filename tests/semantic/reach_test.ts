@@ -1,8 +1,9 @@
 /**
  * The projects a references question builds: besides the projects that list the file, only those
  * whose imports can reach it (through a relative import, `paths`, or the JSX runtime a
- * `@jsxImportSource` pragma names); a project that cannot is never built. The walk that tells is
- * sound against the programs themselves: every root file a program holds is one it said could be.
+ * `@jsxImportSource` pragma names); a project that cannot, or a solution config without files of
+ * its own, is never built. The walk that tells is sound against the programs themselves: every
+ * root file a program holds is one it said could be.
  */
 import assert from "node:assert/strict";
 import ts from "typescript";
@@ -19,6 +20,11 @@ function json(value: unknown): string {
 const OPTIONS = { strict: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler" };
 
 const TREE: Tree = {
+  // A solution config: no files of its own, never built for a question.
+  "tsconfig.json": json({
+    files: [],
+    references: [{ path: "./lib" }, { path: "./app" }, { path: "./views" }, { path: "./bench" }],
+  }),
   "lib/tsconfig.json": json({ compilerOptions: OPTIONS, include: ["src"] }),
   "lib/src/strings.ts": "export const upper = (s: string) => s.toUpperCase();\n",
   "lib/src/jsx-runtime.ts": "export const jsx = (..._: unknown[]) => null;\n",

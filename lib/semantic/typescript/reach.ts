@@ -69,6 +69,10 @@ export class ProjectReach {
   }
 
   #walk(config: ReachConfig): Set<string> | null {
+    // A program without root files holds nothing: TypeScript adds the default lib and the
+    // automatic type packages only beside root files, and project references redirected to
+    // their sources (as the projects use them) bring no file of their own (a solution config).
+    if (config.fileNames.length === 0) return new Set();
     if (config.references.length > 0) return null;
     const tsModule = this.#ts;
     const options = config.options;
