@@ -7,6 +7,7 @@
  */
 
 import type { JsonSchema } from "../tools/tool.ts";
+import * as precompiled from "./validators.generated.js";
 
 interface AjvError {
   keyword: string;
@@ -34,13 +35,32 @@ export type ArgumentCheck = (args: Record<string, unknown>) => CheckedArguments 
 
 let ajvPromise: Promise<{ compile(schema: JsonSchema): Check }> | undefined;
 
+/**
+ * The validator's options. useDefaults: an absent parameter with a schema `default` is filled
+ * before validation (as the MCP Go SDK's applySchema does), so the default is written once, in the
+ * schema. scripts/validators.ts compiles the tools' schemas ahead of time with the same options.
+ */
+export const AJV_OPTIONS = { allErrors: true, strict: false, useDefaults: true };
+
+/**
+ * The tool's validator compiled ahead of time (validators.generated.js), when it was compiled
+ * from a schema equal to `schema`; else null (compiled here, with ajv).
+ */
+function precompiledFor(toolName: string, schema: JsonSchema): Check | null {
+  const modules = precompiled as unknown as Record<string, unknown>;
+  const schemas = modules.SCHEMAS as Record<string, string>;
+  if (!Object.hasOwn(schemas, toolName) || schemas[toolName] !== JSON.stringify(schema)) {
+    return null;
+  }
+  const validate = modules[toolName];
+  return typeof validate === "function" ? validate as Check : null;
+}
+
 function loadAjv(): Promise<{ compile(schema: JsonSchema): Check }> {
   ajvPromise ??= import("ajv").then((module) => {
     // deno-lint-ignore no-explicit-any
     const Ajv = (module.default ?? module) as any;
-    // useDefaults: an absent parameter with a schema `default` is filled before validation
-    // (as the MCP Go SDK's applySchema does), so the default is written once, in the schema.
-    return new Ajv({ allErrors: true, strict: false, useDefaults: true });
+    return new Ajv(AJV_OPTIONS);
   });
   return ajvPromise;
 }
@@ -48,7 +68,10 @@ function loadAjv(): Promise<{ compile(schema: JsonSchema): Check }> {
 /** One compilation per schema object, shared by every checker of it (calls and warm-up). */
 const compiled = new WeakMap<JsonSchema, Promise<ArgumentCheck>>();
 
-/** Compiles the tool's schema on first use; resolves to a function giving a problem or null. */
+/**
+ * The tool's check: its validator compiled ahead of time, or its schema compiled on first use;
+ * resolves to a function giving a problem or the checked arguments.
+ */
 export function argumentChecker(
   toolName: string,
   schema: JsonSchema,
@@ -56,22 +79,31 @@ export function argumentChecker(
   return () => {
     let check = compiled.get(schema);
     if (check === undefined) {
-      check = loadAjv().then((ajv) => {
-        const validate = ajv.compile(schema);
-        return (args: Record<string, unknown>): CheckedArguments | ArgumentProblem => {
-          const bounds = boundsProblem(toolName, args);
-          if (bounds !== null) return { problem: bounds };
-          // The caller's object stays as sent: the defaults go into a copy.
-          const input = { ...args };
-          if (!validate(input)) {
-            return { problem: describe(toolName, schema, validate.errors ?? []) };
-          }
-          return { input, given: new Set(Object.keys(args)) };
-        };
-      });
+      const ready = precompiledFor(toolName, schema);
+      check = ready !== null
+        ? Promise.resolve(checkWith(toolName, schema, ready))
+        : loadAjv().then((ajv) => checkWith(toolName, schema, ajv.compile(schema)));
       compiled.set(schema, check);
     }
     return check;
+  };
+}
+
+/** True when `toolName`'s validator was compiled ahead of time from `schema` (no ajv needed). */
+export function isPrecompiled(toolName: string, schema: JsonSchema): boolean {
+  return precompiledFor(toolName, schema) !== null;
+}
+
+function checkWith(toolName: string, schema: JsonSchema, validate: Check): ArgumentCheck {
+  return (args: Record<string, unknown>): CheckedArguments | ArgumentProblem => {
+    const bounds = boundsProblem(toolName, args);
+    if (bounds !== null) return { problem: bounds };
+    // The caller's object stays as sent: the defaults go into a copy.
+    const input = { ...args };
+    if (!validate(input)) {
+      return { problem: describe(toolName, schema, validate.errors ?? []) };
+    }
+    return { input, given: new Set(Object.keys(args)) };
   };
 }
 

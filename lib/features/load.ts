@@ -15,7 +15,6 @@ import { sweepStaleTemps } from "../edits/stale_temps.ts";
 import { SearchIndex } from "../index/service.ts";
 import { indexSettings, sameWorkspace } from "../index/early_start.ts";
 import type { CacheWriterHandle } from "../index/store/cache_owner.ts";
-import { warmValidator } from "./arguments.ts";
 import { featureMethods } from "./methods.ts";
 import { warmToolChecks } from "./tools.ts";
 import { DEFAULT_IDLE_MS } from "../semantic/worker_engine.ts";
@@ -110,7 +109,6 @@ export function loadShared(
     warm() {
       if (warmed) return;
       warmed = true;
-      warmValidator();
       if (workspace !== null) services.warm();
       if (available.write && workspace !== null) {
         loadDiffLibrary().catch(() => {});

@@ -16,7 +16,7 @@ import { mebibytes, MESSAGE_CAP_BYTES, utf8Length } from "../message_size.ts";
 import { type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { didYouMean } from "../workspace/suggest.ts";
 import { fsFailureSentence } from "../workspace/fs_errors.ts";
-import { type ArgumentCheck, argumentChecker, warmValidator } from "./arguments.ts";
+import { type ArgumentCheck, argumentChecker, isPrecompiled, warmValidator } from "./arguments.ts";
 
 export interface ToolDeps {
   /** The tools this session offers (lib/tools/index.ts decides which). */
@@ -75,13 +75,14 @@ export function toolMethods(deps: ToolDeps): Map<string, MethodSpec> {
 }
 
 /**
- * Warms each tool's argument checker (compiles the schemas) ahead of the first call: once the
- * validator is loaded, one schema per turn of the event loop, so that a call that came meanwhile
- * compiles its own schema first. Compiled all in one go, every schema (70-90 ms on 2 cores) went
- * before the first call's check.
+ * Warms the argument checkers that were not compiled ahead of time (scripts/validators.ts: a
+ * tool whose schema changed since): once the validator is loaded, one schema per turn of the
+ * event loop, so that a call that came meanwhile compiles its own schema first. With every
+ * checker compiled ahead of time, nothing (the validator is not even loaded).
  */
 export function warmToolChecks(deps: ToolDeps): void {
-  const left = [...deps.tools];
+  const left = deps.tools.filter((tool) => !isPrecompiled(tool.name, tool.inputSchema));
+  if (left.length === 0) return;
   const next = (): void => {
     const tool = left.shift();
     if (tool === undefined) return;
