@@ -1,7 +1,7 @@
 /**
  * The search workers, started before the features load: a session's first grep needs them, and
  * each takes 50-300 ms to start on 2 cores (a thread, an isolate, 43 modules); started when the
- * features' warm-up asks for them (after 600 modules are loaded), they were the last thing the
+ * features' warm-up asks for them (after 194 modules are loaded), they were the last thing the
  * first grep waited for. Started here, they load while the main thread loads the features; the
  * pool (lib/search/pool.ts) then takes them through startWorker (lib/worker_start.ts).
  */
