@@ -141,6 +141,7 @@ class GrepDriver implements JobDriver<GrepOutcome> {
       globs: params.globs,
       typeGlobs: params.typeGlobs,
       batchSize: BATCH,
+      rampUp: params.mode !== "content",
     });
   }
 

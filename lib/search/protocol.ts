@@ -42,6 +42,12 @@ export interface WalkMessage {
   /** Basename globs of the chosen file types (any must match), or empty for no type filter. */
   typeGlobs: string[];
   batchSize: number;
+  /**
+   * The first batches are smaller (16 files, doubling up to batchSize), so that the other
+   * workers start at once. Not in content mode: there the held page ends at a batch's end
+   * (grep_job.ts), and the answer must not depend on how the files were batched.
+   */
+  rampUp: boolean;
 }
 
 export interface SearchMessage {

@@ -21,6 +21,7 @@ export function runGlob(
         globs: params.globs,
         typeGlobs: [],
         batchSize: 0,
+        rampUp: false,
       });
     },
     onMessage(job: Job<GlobbedFile[]>, _slot: number, message: FromWorker): void {

@@ -162,7 +162,7 @@ class SearchWorker {
     let batches = 0;
     let walked = 0;
     // The first batches are small, so that the other workers start searching at once.
-    let batchSize = Math.min(FIRST_BATCH, message.batchSize);
+    let batchSize = message.rampUp ? Math.min(FIRST_BATCH, message.batchSize) : message.batchSize;
     slot.walking(message.job);
     // glob sorts by mtime, but only the files that match need a stat: the walk itself stats none.
     for (const entry of ws.walk(message.base, { stat: false, folders: !glob })) {
