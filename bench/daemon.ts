@@ -21,6 +21,7 @@
 import { Peer } from "./client.ts";
 import { CORPUS, oursCommand, serverLabel } from "./servers.ts";
 import { loadAverage } from "./client.ts";
+import { killDaemons } from "./daemons.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 7);
 const QUERIES = ["HTTPException", "def get_openapi", "response_model_exclude_unset", "Depends\\("];
@@ -106,17 +107,6 @@ async function pings(peer: Peer, count: number): Promise<number> {
     times.push(performance.now() - t0);
   }
   return median(times);
-}
-
-function daemonPids(): number[] {
-  const out = new Deno.Command("ps", { args: ["-ax", "-ww", "-o", "pid=,command="] })
-    .outputSync();
-  return new TextDecoder().decode(out.stdout).split("\n")
-    .filter((l) =>
-      l.includes("--serve-daemon") && l.includes(`--root ${CORPUS} `) &&
-      l.includes(top)
-    )
-    .map((l) => Number(l.trim().split(/\s+/)[0]));
 }
 
 console.log(`# shared daemon bench: ${serverLabel()}`);
@@ -216,12 +206,6 @@ try {
     } ms`,
   );
 } finally {
-  for (const pid of daemonPids()) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch {
-      // Gone.
-    }
-  }
+  killDaemons(`--root ${CORPUS} `, top);
   await Deno.remove(top, { recursive: true }).catch(() => {});
 }

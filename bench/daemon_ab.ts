@@ -19,6 +19,8 @@
 
 import { loadAverage, Peer } from "./client.ts";
 import { CORPUS, oursCommand, SERVER_DIR } from "./servers.ts";
+import { killDaemons } from "./daemons.ts";
+import { grepCounts } from "./grep_counts.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 3);
 const QUERIES = Deno.args.length > 1
@@ -60,25 +62,11 @@ async function rg(pattern: string): Promise<number> {
   return ms;
 }
 
+/** A count-mode grep, timed from the request to the answer, with its total of matching lines. */
 async function grep(peer: Peer, pattern: string): Promise<{ ms: number; total: number }> {
-  const t0 = performance.now();
-  const answer = await peer.request("tools/call", {
-    name: "grep",
-    arguments: { pattern, output_mode: "count", head_limit: 0 },
-  }, { timeoutMs: 600_000 });
-  const ms = performance.now() - t0;
-  const result = answer.result as { structuredContent?: { total_matches?: number } } | undefined;
-  const total = result?.structuredContent?.total_matches;
-  if (total === undefined) throw new Error(JSON.stringify(answer).slice(0, 300));
-  return { ms, total };
-}
-
-function daemonPids(): number[] {
-  const out = new Deno.Command("ps", { args: ["-ax", "-ww", "-o", "pid=,command="] })
-    .outputSync();
-  return new TextDecoder().decode(out.stdout).split("\n")
-    .filter((l) => l.includes("--serve-daemon") && l.includes(top))
-    .map((l) => Number(l.trim().split(/\s+/)[0]));
+  const answer = await grepCounts(peer, { pattern, output_mode: "count" });
+  if (answer.error !== undefined) throw new Error(answer.error.slice(0, 300));
+  return { ms: answer.ms, total: answer.matches };
 }
 
 console.log(`# a new session's first grep, daemon running: ${DIRS.join(" vs ")}`);
@@ -150,12 +138,6 @@ try {
   }
 } finally {
   for (const holder of holders) await holder.close().catch(() => {});
-  for (const pid of daemonPids()) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch {
-      // Gone.
-    }
-  }
+  killDaemons(top);
   await Deno.remove(top, { recursive: true }).catch(() => {});
 }

@@ -22,8 +22,10 @@
  * every daemon runs with `--daemon-idle-s 0`, and the ones still running at the end are killed.
  */
 
-import { loadAverage, parseLine, Peer, procStatusKiB } from "./client.ts";
+import { loadAverage, Peer, procStatusKiB } from "./client.ts";
 import { CORPUS, fileUri, oursCommand, serverLabel } from "./servers.ts";
+import { daemonPids, killDaemons } from "./daemons.ts";
+import { grepCounts } from "./grep_counts.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 3);
 const QUERIES = ["PM_RESUME", "ext4_fill_super", "schedule_timeout", "copy_page_from_iter\\("];
@@ -81,32 +83,16 @@ function spawn(extra: string[], runtime: string, onLine?: (line: string) => void
 
 const RELAY = ["--daemon", "--daemon-idle-s", "0"];
 
+/** A count-mode grep, timed from the request to the answer, with its total of matching lines. */
 async function grep(peer: Peer, pattern: string): Promise<{ ms: number; total: number }> {
-  const t0 = performance.now();
-  const a = await peer.requestLine("tools/call", {
-    name: "grep",
-    arguments: { pattern, output_mode: "count", head_limit: 0 },
-  }, { timeoutMs: 600_000 });
-  const ms = performance.now() - t0;
-  const msg = parseLine(a.line) as {
-    result?: { structuredContent?: { total_matches?: number } };
-  };
-  const total = msg.result?.structuredContent?.total_matches;
-  if (total === undefined) throw new Error(new TextDecoder().decode(a.line).slice(0, 300));
-  return { ms, total };
-}
-
-function daemonPids(): number[] {
-  const out = new Deno.Command("ps", { args: ["-ax", "-ww", "-o", "pid=,command="] })
-    .outputSync();
-  return new TextDecoder().decode(out.stdout).split("\n")
-    .filter((l) => l.includes("--serve-daemon") && l.includes(top))
-    .map((l) => Number(l.trim().split(/\s+/)[0]));
+  const answer = await grepCounts(peer, { pattern, output_mode: "count" });
+  if (answer.error !== undefined) throw new Error(answer.error.slice(0, 300));
+  return { ms: answer.ms, total: answer.matches };
 }
 
 /** The daemon of this world: the one serve-daemon process that was not there before. */
 function newDaemon(before: number[]): number {
-  const now = daemonPids().filter((p) => !before.includes(p));
+  const now = daemonPids(top).filter((p) => !before.includes(p));
   if (now.length !== 1) throw new Error(`expected one new daemon, found ${now.length}`);
   return now[0];
 }
@@ -141,7 +127,7 @@ try {
 
   // 2. A new session's first grep with a daemon running.
   const heldRuntime = await freshRuntime();
-  const before = daemonPids();
+  const before = daemonPids(top);
   const holder = spawn(RELAY, heldRuntime);
   await holder.handshake();
   await grep(holder, QUERIES[1]);
@@ -181,7 +167,7 @@ try {
   // 3. Four sessions at once (a fresh world) against one --no-daemon session.
   {
     const runtime = await freshRuntime();
-    const before4 = daemonPids();
+    const before4 = daemonPids(top);
     const relays = [0, 1, 2, 3].map(() => spawn(RELAY, runtime));
     await Promise.all(relays.map((p) => p.handshake()));
     await Promise.all(relays.map(async (p, i) => {
@@ -250,12 +236,6 @@ try {
     );
   }
 } finally {
-  for (const pid of daemonPids()) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch {
-      // Gone.
-    }
-  }
+  killDaemons(top);
   await Deno.remove(top, { recursive: true }).catch(() => {});
 }

@@ -37,6 +37,7 @@
 import { loadAverage, Peer } from "./client.ts";
 import { median, oursCommand, serverLabel } from "./servers.ts";
 import { flagValue, numFlag } from "./flags.ts";
+import { daemonPids, killDaemons } from "./daemons.ts";
 import { findNode, PyrightOracle } from "../tests/semantic/python/pyright_oracle.ts";
 
 const ROOT = flagValue("--root");
@@ -230,14 +231,6 @@ async function leaving(first: Question, q: Question, dir?: string): Promise<Aske
   return answered;
 }
 
-function daemonPids(): number[] {
-  const out = new Deno.Command("ps", { args: ["-ax", "-ww", "-o", "pid=,command="] })
-    .outputSync();
-  return new TextDecoder().decode(out.stdout).split("\n")
-    .filter((l) => l.includes("--serve-daemon") && l.includes(top))
-    .map((l) => Number(l.trim().split(/\s+/)[0]));
-}
-
 /** What the rounds ask on one corpus, and the standalone engine that answers it cold. */
 interface Setup {
   /** Session A's questions before `first` (one program build each, within the time bound). */
@@ -403,7 +396,9 @@ try {
         `  B ${q.label}: ${fromB.ms.toFixed(0)} ms [${fromB.answer.length}]; anchor ` +
           `${(cold.wall / 1000).toFixed(2)} s (answer at ${(cold.ms / 1000).toFixed(2)} s, ` +
           `${cold.files} files) [${cold.answer.length}]; ${(fromB.ms / cold.wall).toFixed(3)}x; ` +
-          `${same ? "equal" : "DIFFERENT"}; daemons ${daemonPids().length}; load ${loadAverage()}`,
+          `${same ? "equal" : "DIFFERENT"}; daemons ${
+            daemonPids(top).length
+          }; load ${loadAverage()}`,
       );
     }
     await a.close();
@@ -455,12 +450,6 @@ try {
     );
   }
 } finally {
-  for (const pid of daemonPids()) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch {
-      // Gone.
-    }
-  }
+  killDaemons(top);
   await Deno.remove(top, { recursive: true }).catch(() => {});
 }

@@ -19,6 +19,7 @@
 
 import { loadAverage, Peer, readProc } from "./client.ts";
 import { oursCommand, REPO } from "./servers.ts";
+import { killDaemons } from "./daemons.ts";
 
 const dirs = Deno.args.length > 0 ? Deno.args : [REPO];
 const ROUNDS = Number(Deno.env.get("ROUNDS") ?? 5);
@@ -161,14 +162,6 @@ try {
   console.log(`\nload ${loadAverage()}`);
 } finally {
   for (const world of all) await world.holder.close().catch(() => {});
-  const out = new Deno.Command("ps", { args: ["-ax", "-ww", "-o", "pid=,command="] }).outputSync();
-  for (const line of new TextDecoder().decode(out.stdout).split("\n")) {
-    if (!line.includes("--serve-daemon") || !line.includes(`--root ${root} `)) continue;
-    try {
-      Deno.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL");
-    } catch {
-      // Gone.
-    }
-  }
+  killDaemons(`--root ${root} `);
   await Deno.remove(top, { recursive: true }).catch(() => {});
 }
