@@ -211,14 +211,21 @@ export class PyrightOracle {
     return null;
   }
 
-  async definitions(path: string, line: number, column: number): Promise<OracleLocation[]> {
+  definitions(path: string, line: number, column: number): Promise<OracleLocation[]> {
+    return this.#locations("textDocument/definition", path, line, column);
+  }
+
+  /** The locations or location links a definition-like request answers, inside the root or typeshed. */
+  async #locations(
+    method: string,
+    path: string,
+    line: number,
+    column: number,
+  ): Promise<OracleLocation[]> {
     type Found = Array<
       { uri?: string; range?: LspRange; targetUri?: string; targetSelectionRange?: LspRange }
     >;
-    const found = await this.request<Found | null>(
-      "textDocument/definition",
-      this.#where(path, line, column),
-    );
+    const found = await this.request<Found | null>(method, this.#where(path, line, column));
     const out: OracleLocation[] = [];
     for (const d of found ?? []) {
       const entry = this.#location(d.targetUri ?? d.uri!, d.targetSelectionRange ?? d.range!);
@@ -240,20 +247,8 @@ export class PyrightOracle {
     return value.slice(start + 10, value.indexOf("\n```", start + 10)).trim();
   }
 
-  async typeDefinitions(path: string, line: number, column: number): Promise<OracleLocation[]> {
-    type Found = Array<
-      { uri?: string; range?: LspRange; targetUri?: string; targetSelectionRange?: LspRange }
-    >;
-    const found = await this.request<Found | null>(
-      "textDocument/typeDefinition",
-      this.#where(path, line, column),
-    );
-    const out: OracleLocation[] = [];
-    for (const d of found ?? []) {
-      const entry = this.#location(d.targetUri ?? d.uri!, d.targetSelectionRange ?? d.range!);
-      if (entry !== null) out.push(entry);
-    }
-    return out;
+  typeDefinitions(path: string, line: number, column: number): Promise<OracleLocation[]> {
+    return this.#locations("textDocument/typeDefinition", path, line, column);
   }
 
   async references(path: string, line: number, column: number): Promise<OracleLocation[]> {
