@@ -200,3 +200,33 @@ Deno.test("daemon: every session lists the resources as they are when it asks", 
     await world.dispose();
   }
 });
+
+Deno.test("daemon: a relay whose host closes stdin writes the answers of its calls in the daemon, then exits 0; the daemon serves on", async () => {
+  const world = await DaemonWorld.create(FILES);
+  try {
+    const other = await world.session();
+    const leaving = await world.session();
+    const [daemon] = await world.waitForDaemons(1);
+    await leaving.send(
+      call(2, "grep", { pattern: "alpha" }),
+      call(3, "glob", { pattern: "*.txt" }),
+    );
+    const done = await leaving.close();
+    assert.equal(done.code, 0, done.stderr);
+    const answers = new Map(done.lines.map((l) => [JSON.parse(l).id, l]));
+    assert.deepEqual(content(answers.get(2)!).files, ["alpha.txt"]);
+    assert.deepEqual((content(answers.get(3)!).files as string[]).sort(), [
+      "alpha.txt",
+      "beta.txt",
+    ]);
+    // The session that stays is served by the same daemon.
+    const answer = await other.request(2, "tools/call", {
+      name: "grep",
+      arguments: { pattern: "beta" },
+    });
+    assert.deepEqual(content(JSON.stringify(answer)).files, ["beta.txt"]);
+    assert.deepEqual(await world.daemons(), [daemon]);
+  } finally {
+    await world.dispose();
+  }
+});
